@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "swift-state-restoration",
+    platforms: [
+        // Synchronization.Mutex and the typed Clock APIs need these releases.
+        .iOS(.v18), .macOS(.v15), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+    ],
+    products: [
+        .library(name: "StateRestoration", targets: ["StateRestoration"]),
+        .executable(name: "restoration-demo", targets: ["restoration-demo"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "StateRestoration"),
+        .executableTarget(
+            name: "restoration-demo",
+            dependencies: ["StateRestoration"]
+        ),
+        .testTarget(
+            name: "StateRestorationTests",
+            dependencies: ["StateRestoration"]
+        ),
+    ]
+)
+
+// The same upcoming-feature settings for every target, as swift-log does.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,1 @@
+print("restoration-demo: not yet")
