@@ -1,0 +1,96 @@
+import Synchronization
+
+/// Runs a launch's restoration extensions concurrently and waits for all of them,
+/// or until the timeout, whichever comes first; then cancels what is left.
+///
+/// Each extension runs in its own task, whose handle is kept and cancelled at the
+/// timeout: an extension that ignores cancellation cannot hold the launch beyond
+/// the timeout.
+enum ExtensionRunner {
+    static func run(
+        _ entries: [RestorationExtensions.Entry], timeout: Duration, clock: any Clock<Duration>
+    ) async -> [LaunchReport.ExtensionOutcome] {
+        guard !entries.isEmpty else { return [] }
+        let tracker = Tracker(count: entries.count)
+        let tasks = entries.enumerated().map { index, entry in
+            Task {
+                let result: LaunchReport.ExtensionOutcome.Result
+                do {
+                    try await entry.operation()
+                    result = .completed
+                } catch {
+                    result = .failed(String(describing: error))
+                }
+                tracker.finish(index, result)
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await tracker.waitForAll() }
+            group.addTask { try? await clock.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+        let results = tracker.close()
+        for (task, result) in zip(tasks, results) where result == nil { task.cancel() }
+        return zip(entries, results).map { entry, result in
+            LaunchReport.ExtensionOutcome(name: entry.name, path: entry.path, result: result ?? .timedOut)
+        }
+    }
+
+    /// Collects results and wakes the waiter when the last one arrives.
+    private final class Tracker: Sendable {
+        private struct State {
+            var results: [LaunchReport.ExtensionOutcome.Result?]
+            var remaining: Int
+            var closed = false
+            var waiter: CheckedContinuation<Void, Never>?
+        }
+
+        private let state: Mutex<State>
+
+        init(count: Int) {
+            state = Mutex(State(results: Array(repeating: nil, count: count), remaining: count))
+        }
+
+        func finish(_ index: Int, _ result: LaunchReport.ExtensionOutcome.Result) {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard !state.closed else { return nil }
+                state.results[index] = result
+                state.remaining -= 1
+                guard state.remaining == 0 else { return nil }
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+
+        /// Returns when every extension finished, or when the waiting task is cancelled.
+        func waitForAll() async {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let ready = state.withLock { state -> Bool in
+                        if state.remaining == 0 || state.closed { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if ready { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    state.closed = true
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume()
+            }
+        }
+
+        /// Stops accepting results and returns them; nil for the unfinished.
+        func close() -> [LaunchReport.ExtensionOutcome.Result?] {
+            state.withLock { state in
+                state.closed = true
+                return state.results
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// How a coordinator saves and restores.
+///
+/// ```swift
+/// let configuration = RestorationConfiguration(appVersion: "2.4 (311)", extensionTimeout: .seconds(5))
+/// ```
+public struct RestorationConfiguration: Sendable {
+    /// The app version written into every archive, for should-restore to compare.
+    public var appVersion: String?
+    /// The key of the archive in the store (one per scene, say).
+    public var storeKey: StoreKey
+    /// How long a launch waits for its restoration extensions before cancelling them.
+    public var extensionTimeout: Duration
+    /// The clock the timeout is measured on; tests inject a manual one.
+    public var clock: any Clock<Duration>
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - appVersion: The app version written into every archive.
+    ///   - storeKey: The key of the archive in the store.
+    ///   - extensionTimeout: How long a launch waits for its extensions.
+    ///   - clock: The clock the timeout is measured on.
+    public init(
+        appVersion: String? = nil, storeKey: StoreKey = .main, extensionTimeout: Duration = .seconds(20),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.appVersion = appVersion
+        self.storeKey = storeKey
+        self.extensionTimeout = extensionTimeout
+        self.clock = clock
+    }
+}
+
+/// What a launch hands the app: the hierarchy to show and what happened.
+public struct RestorationSession: Sendable {
+    /// The restored hierarchy, or the declaration's initial one.
+    public var tree: ScreenTree
+    /// What the launch did.
+    public let report: LaunchReport
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - tree: The hierarchy.
+    ///   - report: What the launch did.
+    public init(tree: ScreenTree, report: LaunchReport) {
+        self.tree = tree
+        self.report = report
+    }
+}

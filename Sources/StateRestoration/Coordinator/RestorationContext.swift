@@ -1,0 +1,84 @@
+import Synchronization
+
+/// What a screen or the delegate gets while a launch restores: where it is, what
+/// archive is being restored, and the means to extend the restoration with
+/// asynchronous work.
+///
+/// `extendRestoration` is UIKit's `extendStateRestoration()` and
+/// `completeStateRestoration()` in one call that cannot be left unpaired: the
+/// coordinator awaits every extension (up to its timeout, then cancels what is
+/// left) before it calls ``RestorableScreen/restorationDidFinish()`` on the
+/// restored screens.
+///
+/// ```swift
+/// mutating func decodeRestorableState(_ state: State, context: RestorationContext) {
+///     self.state = state
+///     context.extendRestoration("log in") { try await session.logInAutomatically() }
+/// }
+/// ```
+public final class RestorationContext: Sendable {
+    /// The path of the screen being restored; nil for the app delegate.
+    public let identifierPath: IdentifierPath?
+
+    /// The archive being restored; nil on a fresh launch, and in
+    /// ``RestorationDelegate/willFinishLaunching(_:)``, before the archive is read.
+    public let archiveInfo: ArchiveInfo?
+
+    let extensions: RestorationExtensions
+
+    init(identifierPath: IdentifierPath?, archiveInfo: ArchiveInfo?, extensions: RestorationExtensions) {
+        self.identifierPath = identifierPath
+        self.archiveInfo = archiveInfo
+        self.extensions = extensions
+    }
+
+    /// Extends the restoration with asynchronous work that must complete before
+    /// restoration counts as finished.
+    ///
+    /// The work starts once the launch reaches its extension phase (after
+    /// did-finish-launching) and runs concurrently with the other extensions. A
+    /// thrown error is reported in the launch report; work still running at the
+    /// coordinator's timeout is cancelled and reported as timed out. Extensions
+    /// added after the launch reached that phase are not run, and are reported.
+    ///
+    /// - Parameters:
+    ///   - name: A name for the launch report and logs.
+    ///   - operation: The work.
+    public func extendRestoration(_ name: String, operation: @escaping @Sendable () async throws -> Void) {
+        extensions.add(RestorationExtensions.Entry(name: name, path: identifierPath, operation: operation))
+    }
+}
+
+/// The extensions registered during one launch.
+final class RestorationExtensions: Sendable {
+    struct Entry: Sendable {
+        var name: String
+        var path: IdentifierPath?
+        var operation: @Sendable () async throws -> Void
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var closed = false
+        var late: [String] = []
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ entry: Entry) {
+        state.withLock { state in
+            if state.closed { state.late.append(entry.name) } else { state.entries.append(entry) }
+        }
+    }
+
+    /// Takes the registered extensions; later ones are only recorded as late.
+    func close() -> [Entry] {
+        state.withLock { state in
+            state.closed = true
+            return state.entries
+        }
+    }
+
+    /// The names of extensions registered after ``close()``.
+    var late: [String] { state.withLock { $0.late } }
+}

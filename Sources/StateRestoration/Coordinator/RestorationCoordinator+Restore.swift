@@ -1,0 +1,271 @@
+import Foundation
+
+extension RestorationCoordinator {
+    /// What one launch's restoration walk collects.
+    struct Restoration {
+        let info: ArchiveInfo
+        let extensions: RestorationExtensions
+        var skipped: [SkippedScreen] = []
+
+        init(info: ArchiveInfo, extensions: RestorationExtensions) {
+            self.info = info
+            self.extensions = extensions
+        }
+
+        mutating func skip(_ path: IdentifierPath, _ reason: SkippedScreen.Reason, _ message: String) {
+            skipped.append(SkippedScreen(path: path, reason: reason, message: message))
+        }
+
+        /// Records every saved node under `node` (itself included) as skipped.
+        mutating func skipSubtree(
+            _ node: ArchivedNode, at path: IdentifierPath, _ reason: SkippedScreen.Reason, _ message: String
+        ) {
+            skip(path, reason, message)
+            for child in (node.children ?? []) + (node.presented ?? []) {
+                skipSubtree(child, at: path.appending(child.id), reason, "an ancestor was not restored")
+            }
+        }
+
+        func restoredAddresses(in tree: ScreenTree) -> [[NodeStep]] {
+            var addresses: [[NodeStep]] = []
+            tree.walk { visit in if visit.node.wasRestored { addresses.append(visit.address) } }
+            return addresses
+        }
+    }
+
+    /// Re-creates one saved node and everything under it, top-down; nil when the
+    /// node cannot be restored (the reason is recorded).
+    func restore(
+        _ archived: ArchivedNode, declared: DeclarationNode, path: IdentifierPath, into restoration: inout Restoration
+    ) async -> ScreenNode? {
+        guard archived.kind == declared.kind else {
+            restoration.skipSubtree(
+                archived, at: path, .notDeclared,
+                "saved as a \(archived.kind.rawValue), but \(path) is declared as a \(declared.kind.rawValue)")
+            return nil
+        }
+        var node: ScreenNode
+        switch declared.kind {
+        case .screen, .container:
+            guard let screen = await restoreScreen(archived, declared: declared, path: path, into: &restoration) else {
+                return nil
+            }
+            node = ScreenNode(declaration: declared, identifier: declared.identifier, screen: screen)
+            node.wasRestored = true
+            if declared.kind == .container {
+                await restoreContainerChildren(archived, declared: declared, path: path, into: &node, &restoration)
+            }
+        case .stack:
+            guard let stack = await restoreStack(archived, declared: declared, path: path, into: &restoration) else {
+                return nil
+            }
+            node = stack
+        case .tabs:
+            node = await restoreTabs(archived, declared: declared, path: path, into: &restoration)
+        }
+        if let presented = archived.presented?.first {
+            let presentedPath = path.appending(presented.id)
+            if let presentable = declared.presentable.first(where: { $0.identifier == presented.id }) {
+                node.presented = await restore(presented, declared: presentable, path: presentedPath, into: &restoration)
+            } else {
+                restoration.skipSubtree(
+                    presented, at: presentedPath, .notDeclared, "\(path) declares no presentable element \(presented.id)")
+            }
+        }
+        return node
+    }
+
+    private func restoreScreen(
+        _ archived: ArchivedNode, declared: DeclarationNode, path: IdentifierPath, into restoration: inout Restoration
+    ) async -> (any RestorableScreen)? {
+        guard let declaredType = declared.screenType, let typeKey = archived.type, let state = archived.state else {
+            restoration.skipSubtree(archived, at: path, .malformed, "the saved screen has no type key or no state")
+            return nil
+        }
+        guard typeKey == declaredType.typeKey else {
+            if declaration.screenTypes[typeKey] == nil {
+                restoration.skipSubtree(
+                    archived, at: path, .unknownType, "the archive names type key \(typeKey), which no declared screen has")
+            } else {
+                restoration.skipSubtree(
+                    archived, at: path, .notDeclared,
+                    "saved as \(typeKey), but \(path) is declared as \(declaredType.typeKey)")
+            }
+            return nil
+        }
+        return await makeScreen(declaredType, state: state, version: archived.version, path: path, into: &restoration)
+    }
+
+    /// Decodes a state and makes its screen: the type's factory first, the
+    /// delegate second; then the screen decodes its state.
+    private func makeScreen<S: RestorableScreen>(
+        _ type: S.Type, state data: Data, version: Int?, path: IdentifierPath, into restoration: inout Restoration
+    ) async -> (any RestorableScreen)? {
+        let archived = ArchivedNode(id: path.last ?? "", kind: .screen)
+        if let version, version != S.stateVersion {
+            restoration.skip(
+                path, .stateVersionMismatch,
+                "\(S.typeKey) was saved with State version \(version); this build has version \(S.stateVersion)")
+            return nil
+        }
+        let state: S.State
+        do {
+            state = try ArchiveDecoder().decode(S.State.self, from: data)
+        } catch {
+            restoration.skip(path, .decodeFailed, "\(S.self).State did not decode: \(error)")
+            return nil
+        }
+        var screen: S
+        if let factory = S.restorationFactory {
+            guard let made = factory.make(path, state) else {
+                restoration.skip(path, .factoryReturnedNil, "\(S.self)'s restoration factory returned nil")
+                return nil
+            }
+            screen = made
+        } else {
+            let request = ScreenRequest(identifierPath: path, archiveInfo: restoration.info, defaultScreen: S(state: state))
+            guard let made = await delegate.screen(forIdentifierPath: path, request: request) else {
+                restoration.skip(path, .delegateReturnedNil, "the delegate returned no screen for \(path)")
+                return nil
+            }
+            guard let typed = made as? S else {
+                restoration.skip(
+                    path, .wrongScreenType, "the delegate returned a \(Swift.type(of: made)) for \(path), not a \(S.self)")
+                return nil
+            }
+            screen = typed
+        }
+        _ = archived
+        screen.decodeRestorableState(
+            state, context: RestorationContext(identifierPath: path, archiveInfo: restoration.info, extensions: restoration.extensions))
+        return screen
+    }
+
+    private func restoreStack(
+        _ archived: ArchivedNode, declared: DeclarationNode, path: IdentifierPath, into restoration: inout Restoration
+    ) async -> ScreenNode? {
+        var children: [ScreenNode] = []
+        let saved = archived.children ?? []
+        for (index, child) in saved.enumerated() {
+            let childPath = path.appending(child.id)
+            let position = PositionalIdentifier(child.id)
+            let candidates = index == 0 ? Array(declared.children.prefix(1)) : declared.pushable
+            let childDeclaration = candidates.first { $0.identifier == position?.base }
+            var restored: ScreenNode?
+            if let position, position.position == index, let childDeclaration {
+                restored = await restore(child, declared: childDeclaration, path: childPath, into: &restoration)
+            } else {
+                restoration.skipSubtree(
+                    child, at: childPath, .notDeclared,
+                    "\(path) declares no \(index == 0 ? "root" : "pushable screen") \(position?.base ?? child.id) at position \(index)")
+            }
+            guard let restored else {
+                for above in saved.dropFirst(index + 1) {
+                    restoration.skipSubtree(
+                        above, at: path.appending(above.id), .stackTruncated,
+                        "\(childPath), below it on the stack, was not restored")
+                }
+                break
+            }
+            children.append(restored)
+        }
+        if children.isEmpty {
+            guard let root = declared.children.first?.makeInitialNode() else { return nil }
+            children = [root]
+        }
+        return ScreenNode(declaration: declared, identifier: declared.identifier, screen: nil, children: children)
+    }
+
+    private func restoreTabs(
+        _ archived: ArchivedNode, declared: DeclarationNode, path: IdentifierPath, into restoration: inout Restoration
+    ) async -> ScreenNode {
+        var tabs: [ScreenNode] = []
+        let saved = archived.children ?? []
+        for tabDeclaration in declared.children {
+            if let identifier = tabDeclaration.identifier, let savedTab = saved.first(where: { $0.id == identifier }),
+                let restored = await restore(
+                    savedTab, declared: tabDeclaration, path: path.appending(identifier), into: &restoration)
+            {
+                tabs.append(restored)
+            } else if let initial = tabDeclaration.makeInitialNode() {
+                tabs.append(initial)
+            }
+        }
+        for savedTab in saved where !declared.children.contains(where: { $0.identifier == savedTab.id }) {
+            restoration.skipSubtree(
+                savedTab, at: path.appending(savedTab.id), .notDeclared, "\(path) no longer declares a tab \(savedTab.id)")
+        }
+        let selection = archived.selected ?? declared.initialSelection
+        let selected = selection.flatMap { id in tabs.firstIndex { $0.identifier == id } } ?? 0
+        return ScreenNode(
+            declaration: declared, identifier: declared.identifier, screen: nil, children: tabs,
+            selectedIndex: tabs.isEmpty ? nil : selected)
+    }
+
+    private func restoreContainerChildren(
+        _ archived: ArchivedNode, declared: DeclarationNode, path: IdentifierPath, into node: inout ScreenNode,
+        _ restoration: inout Restoration
+    ) async {
+        var seen: Set<String> = []
+        for child in archived.children ?? [] {
+            let childPath = path.appending(child.id)
+            guard seen.insert(child.id).inserted else {
+                restoration.skipSubtree(child, at: childPath, .malformed, "\(path) has two saved children named \(child.id)")
+                continue
+            }
+            let childDeclaration =
+                declared.children.first { $0.identifier == child.id }
+                ?? declared.children.first { $0.typeKey != nil && $0.typeKey == child.type }
+            guard let childDeclaration else {
+                restoration.skipSubtree(child, at: childPath, .notDeclared, "\(path) declares no child like \(child.id)")
+                continue
+            }
+            if var restored = await restore(child, declared: childDeclaration, path: childPath, into: &restoration) {
+                restored.identifier = child.id
+                node.children.append(restored)
+            }
+        }
+        if let container = node.screen as? any RestorableContainer {
+            node.screen = container.withRestoredChildren(node.children.compactMap(\.identifier))
+        }
+    }
+}
+
+extension RestorableContainer {
+    func withRestoredChildren(_ identifiers: [String]) -> any RestorableScreen {
+        var copy = self
+        copy.didRestoreChildren(identifiers)
+        return copy
+    }
+}
+
+extension RestorableScreen {
+    func finishedRestoring() -> any RestorableScreen {
+        var copy = self
+        copy.restorationDidFinish()
+        return copy
+    }
+}
+
+extension ScreenNode {
+    /// Calls ``RestorableScreen/restorationDidFinish()`` on the screen at `address`.
+    mutating func finishRestoring(at address: ArraySlice<NodeStep>) {
+        guard let step = address.first else {
+            screen = screen?.finishedRestoring()
+            return
+        }
+        switch step {
+        case .child(let index): children[index].finishRestoring(at: address.dropFirst())
+        case .presented: presentedStorage[0].finishRestoring(at: address.dropFirst())
+        }
+    }
+}
+
+extension ScreenTree {
+    /// The restoration path of the node at an address.
+    func pathOf(address: [NodeStep]) -> IdentifierPath? {
+        var found: IdentifierPath?
+        walk { visit in if visit.address == address { found = visit.path } }
+        return found
+    }
+}

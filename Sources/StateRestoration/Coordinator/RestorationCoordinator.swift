@@ -1,0 +1,246 @@
+import Foundation
+
+/// Saves the app's hierarchy when it goes to the background and restores it at
+/// the next launch, in UIKit's order, asking its delegate where UIKit asks the
+/// app delegate.
+///
+/// ```swift
+/// let coordinator = RestorationCoordinator(
+///     screens: screens, store: FileStore(directory: url), delegate: AppDelegate())
+/// var session = try await coordinator.launch()   // restores when allowed, otherwise fresh
+/// try session.tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
+/// try await coordinator.save(session.tree)       // on entering the background
+/// ```
+///
+/// The coordinator is an actor: encoding, decoding and file I/O run on it, off
+/// the main actor. The app's main actor only hands over the tree, a value.
+public actor RestorationCoordinator<Delegate: RestorationDelegate> {
+    /// The app's screens.
+    public nonisolated let declaration: ScreenDeclaration
+    /// Where archives are kept.
+    public nonisolated let store: any RestorationStore
+    /// The app's part in saving and restoring.
+    public nonisolated let delegate: Delegate
+    /// How the coordinator saves and restores.
+    public nonisolated let configuration: RestorationConfiguration
+
+    /// Creates a coordinator.
+    ///
+    /// - Parameters:
+    ///   - screens: The app's screen declaration.
+    ///   - store: Where archives are kept.
+    ///   - delegate: The app's part in saving and restoring.
+    ///   - configuration: App version, store key, extension timeout, clock.
+    public init(
+        screens: ScreenDeclaration, store: any RestorationStore, delegate: Delegate,
+        configuration: RestorationConfiguration = RestorationConfiguration()
+    ) {
+        self.declaration = screens
+        self.store = store
+        self.delegate = delegate
+        self.configuration = configuration
+    }
+
+    /// Launches: restores the saved hierarchy when there is one and the delegate
+    /// allows it, otherwise starts with the declaration's initial hierarchy.
+    ///
+    /// The order is UIKit's:
+    /// 1. ``RestorationDelegate/willFinishLaunching(_:)``;
+    /// 2. the archive is read and checked, and
+    ///    ``RestorationDelegate/shouldRestore(_:)`` is asked;
+    /// 3. screens are re-created top-down (the type's factory, else the delegate),
+    ///    each receiving ``RestorableScreen/decodeRestorableState(_:context:)``;
+    /// 4. ``RestorationDelegate/didDecodeRestorableState(_:context:)``;
+    /// 5. ``RestorationDelegate/didFinishLaunching(_:context:)``;
+    /// 6. restoration extensions are awaited (cancelled at the timeout);
+    /// 7. ``RestorableScreen/restorationDidFinish()`` on every restored screen, in
+    ///    tree order.
+    ///
+    /// A missing archive is a fresh launch. An archive that fails a check
+    /// (truncated, corrupt, wrong magic, newer format) is a fresh launch too: it is
+    /// moved aside under a name that says it was rejected, and the report says
+    /// which check failed. Nothing about an archive makes this method crash or throw.
+    ///
+    /// - Returns: The hierarchy and a report of what happened.
+    /// - Throws: ``DeclarationError`` when the declaration has errors; nothing
+    ///   is read or written then.
+    public func launch() async throws(DeclarationError) -> RestorationSession {
+        let initialTree = try declaration.makeInitialTree()
+        let extensions = RestorationExtensions()
+        await delegate.willFinishLaunching(
+            RestorationContext(identifierPath: nil, archiveInfo: nil, extensions: extensions))
+
+        var report: LaunchReport
+        var tree = initialTree
+        var restoredAddresses: [[NodeStep]] = []
+        switch readArchive() {
+        case .fresh(let freshReport):
+            report = freshReport
+        case .archive(let archive, let info):
+            if await delegate.shouldRestore(info) {
+                var restoration = Restoration(info: info, extensions: extensions)
+                if let root = archive.root, let node = await restore(root, declared: initialTree.root.declaration,
+                    path: IdentifierPath([root.id]), into: &restoration)
+                {
+                    tree = ScreenTree(root: node)
+                    report = LaunchReport(outcome: .restored)
+                    restoredAddresses = restoration.restoredAddresses(in: tree)
+                } else {
+                    let found = archive.root?.id ?? "nothing"
+                    report = LaunchReport(
+                        outcome: .fresh,
+                        freshReason: .init(
+                            .rootNotRestored,
+                            "the archive's root \(found) could not be restored as the declaration's root \(initialTree.root.displayName)"))
+                }
+                report.archiveInfo = info
+                report.skipped = restoration.skipped
+                let appState = decodeAppState(archive.appState, notes: &report.notes)
+                await delegate.didDecodeRestorableState(
+                    appState, context: RestorationContext(identifierPath: nil, archiveInfo: info, extensions: extensions))
+            } else {
+                report = LaunchReport(
+                    outcome: .fresh, freshReason: .init(.declinedByDelegate, "the delegate declined to restore"))
+                report.archiveInfo = info
+            }
+        }
+        report.restoredPaths = restoredAddresses.compactMap { address in
+            tree.pathOf(address: address)
+        }
+
+        await delegate.didFinishLaunching(
+            report, context: RestorationContext(identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions))
+        report.extensions = await ExtensionRunner.run(
+            extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock)
+        report.extensions += extensions.late.map { .init(name: $0, path: nil, result: .late) }
+
+        for address in restoredAddresses {
+            tree.root.finishRestoring(at: address[...])
+        }
+        return RestorationSession(tree: tree, report: report)
+    }
+
+    /// Saves a hierarchy as the archive the next launch restores.
+    ///
+    /// Asks ``RestorationDelegate/shouldSave(_:)`` (which may add metadata), takes
+    /// the app-wide state from ``RestorationDelegate/willEncodeRestorableState()``,
+    /// walks the tree by UIKit's rules (a node without an identifier is skipped
+    /// with everything under it), calls each saved screen's
+    /// ``RestorableScreen/willEncodeRestorableState()`` on a copy, encodes each
+    /// state on its own, and writes one archive through the store: atomically, so
+    /// the previous archive stays whole until the new one replaces it.
+    ///
+    /// - Parameter tree: The hierarchy to save.
+    /// - Returns: What was saved and skipped.
+    /// - Throws: ``DeclarationError`` when the declaration has errors;
+    ///   ``RestorationError`` when a state does not encode or the store fails. In
+    ///   every case nothing was written and the previous archive is intact.
+    @discardableResult
+    public func save(_ tree: ScreenTree) async throws -> SaveReport {
+        try declaration.validate()
+        var metadata = RestorationMetadata()
+        guard await delegate.shouldSave(&metadata) else { return SaveReport(saved: false) }
+        let appState = await delegate.willEncodeRestorableState()
+
+        let encoder = ArchiveEncoder()
+        var report = SaveReport(saved: true)
+        let root = try HierarchyArchiver(encoder: encoder).archive(tree, report: &report)
+        var archive = RestorationArchive(
+            appVersion: configuration.appVersion, savedAt: Date(), metadata: metadata, appState: nil, root: root)
+        if let appState {
+            do {
+                archive.appState = try encoder.encode(appState)
+            } catch {
+                throw RestorationError(
+                    .encodingFailed, message: "cannot save the app-wide state \(Delegate.AppState.self): \(error)",
+                    underlying: error)
+            }
+        }
+        let body: Data
+        do {
+            body = try encoder.encode(archive)
+        } catch {
+            throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
+        }
+        let sealed = ArchiveEnvelope.seal(body, formatVersion: RestorationArchive.formatVersion)
+        do {
+            try store.write(sealed, to: configuration.storeKey)
+        } catch {
+            throw RestorationError(
+                .storeFailed, message: "cannot save archive \(configuration.storeKey): \(error)", underlying: error)
+        }
+        report.byteCount = sealed.count
+        return report
+    }
+
+    // MARK: Reading
+
+    private enum ReadResult {
+        case fresh(LaunchReport)
+        case archive(RestorationArchive, ArchiveInfo)
+    }
+
+    /// Reads and checks the archive; anything wrong with it is a fresh launch.
+    private func readArchive() -> ReadResult {
+        let key = configuration.storeKey
+        let data: Data
+        do {
+            guard let stored = try store.read(key) else {
+                return .fresh(LaunchReport(outcome: .fresh, freshReason: .init(.noArchive, "no archive was saved")))
+            }
+            data = stored
+        } catch {
+            return .fresh(
+                LaunchReport(
+                    outcome: .fresh, freshReason: .init(.storeUnreadable, "cannot read archive \(key): \(error)")))
+        }
+        do {
+            let opened = try ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion)
+            let archive = try ArchiveDecoder().decode(RestorationArchive.self, from: opened.body)
+            let info = ArchiveInfo(
+                formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
+                metadata: archive.metadata, screenCount: archive.screenCount)
+            return .archive(archive, info)
+        } catch {
+            return .fresh(reject(key, because: error))
+        }
+    }
+
+    /// Moves a bad archive aside and reports which check it failed.
+    private func reject(_ key: StoreKey, because error: any Error) -> LaunchReport {
+        let check = (error as? ArchiveError)?.code.rawValue ?? "undecodable-body"
+        var report = LaunchReport(
+            outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (\(check)): \(error)"))
+        do {
+            report.rejectedArchive = try store.reject(key, reason: check)
+        } catch {
+            report.notes.append("the rejected archive \(key) could not be moved aside: \(error)")
+        }
+        return report
+    }
+
+    private func decodeAppState(_ data: Data?, notes: inout [String]) -> Delegate.AppState? {
+        guard let data else { return nil }
+        do {
+            return try ArchiveDecoder().decode(Delegate.AppState.self, from: data)
+        } catch {
+            notes.append("the app-wide state \(Delegate.AppState.self) did not decode: \(error)")
+            return nil
+        }
+    }
+}
+
+extension RestorationCoordinator where Delegate == DefaultRestorationDelegate {
+    /// Creates a coordinator whose delegate takes every default.
+    ///
+    /// - Parameters:
+    ///   - screens: The app's screen declaration.
+    ///   - store: Where archives are kept.
+    ///   - configuration: App version, store key, extension timeout, clock.
+    public init(
+        screens: ScreenDeclaration, store: any RestorationStore,
+        configuration: RestorationConfiguration = RestorationConfiguration()
+    ) {
+        self.init(screens: screens, store: store, delegate: DefaultRestorationDelegate(), configuration: configuration)
+    }
+}

@@ -1,0 +1,151 @@
+/// The app's part in saving and restoring: UIKit's application-delegate methods
+/// for state restoration, as async methods with defaults.
+///
+/// Every method has a default, so a delegate implements only what it needs. The
+/// coordinator calls them in UIKit's order (see ``RestorationCoordinator/launch()``).
+/// A `@MainActor` class can conform: every method is async, so the coordinator
+/// hops to the main actor for each call, and only there.
+///
+/// ```swift
+/// @MainActor final class AppDelegate: RestorationDelegate {
+///     struct AppState: Codable, Sendable { var lastSync: Date }
+///     func shouldRestore(_ archive: ArchiveInfo) async -> Bool {
+///         archive.appVersion == "2.4"
+///     }
+///     func willEncodeRestorableState() async -> AppState? { AppState(lastSync: sync.last) }
+///     func didDecodeRestorableState(_ state: AppState?, context: RestorationContext) async {
+///         if let state { sync.last = state.lastSync }
+///     }
+/// }
+/// ```
+public protocol RestorationDelegate: Sendable {
+    /// App-wide state not tied to any screen; ``NoAppState`` when there is none.
+    associatedtype AppState: Codable & Sendable = NoAppState
+
+    /// The first call of a launch, before the archive is read: the real
+    /// initialisation point of a restoring launch. The default does nothing.
+    ///
+    /// - Parameter context: Lets the app extend the restoration.
+    func willFinishLaunching(_ context: RestorationContext) async
+
+    /// Whether to restore this archive. The default says yes.
+    ///
+    /// Typically compares the app version saved with the archive with the running
+    /// one, and refuses archives it cannot trust.
+    ///
+    /// - Parameter archive: The archive's format and app versions, save date and metadata.
+    /// - Returns: True to restore; false to launch fresh.
+    func shouldRestore(_ archive: ArchiveInfo) async -> Bool
+
+    /// Makes a screen for restoration when its type has no factory: UIKit's
+    /// `application(_:viewControllerWithRestorationIdentifierPath:coder:)`.
+    ///
+    /// The default returns `request.makeScreen()`, the screen made with
+    /// ``RestorableScreen/init(state:)``. Returning nil skips the screen and
+    /// everything under it. The returned screen must have the requested type.
+    ///
+    /// - Parameters:
+    ///   - path: The screen's identifier path.
+    ///   - request: The screen's type key and decoded state.
+    /// - Returns: The screen, or nil to skip it.
+    func screen(forIdentifierPath path: IdentifierPath, request: ScreenRequest) async -> (any RestorableScreen)?
+
+    /// Receives the app-wide state after every screen was re-created and decoded.
+    /// The default does nothing.
+    ///
+    /// - Parameters:
+    ///   - state: The saved app-wide state; nil when none was saved or it did not
+    ///     decode (the launch report's notes say which).
+    ///   - context: Lets the app extend the restoration.
+    func didDecodeRestorableState(_ state: AppState?, context: RestorationContext) async
+
+    /// Called once the hierarchy is ready, before extensions are awaited; the
+    /// report says whether the launch restored. The default does nothing.
+    ///
+    /// - Parameters:
+    ///   - report: What the launch did so far.
+    ///   - context: Lets the app extend the restoration.
+    func didFinishLaunching(_ report: LaunchReport, context: RestorationContext) async
+
+    /// Whether to save now; may add values to the archive. The default says yes.
+    ///
+    /// - Parameter metadata: Values saved beside the hierarchy, read back in
+    ///   ``ArchiveInfo/metadata``.
+    /// - Returns: True to save; false to leave the previous archive as it is.
+    func shouldSave(_ metadata: inout RestorationMetadata) async -> Bool
+
+    /// The app-wide state to save. The default saves none.
+    ///
+    /// - Returns: The state, or nil.
+    func willEncodeRestorableState() async -> AppState?
+}
+
+/// The app-wide state of a delegate that has none.
+public struct NoAppState: Codable, Sendable, Equatable {
+    /// Creates the empty state.
+    public init() {}
+}
+
+extension RestorationDelegate {
+    /// Does nothing.
+    public func willFinishLaunching(_ context: RestorationContext) async {}
+
+    /// Restores.
+    public func shouldRestore(_ archive: ArchiveInfo) async -> Bool { true }
+
+    /// Makes the screen from its state.
+    public func screen(forIdentifierPath path: IdentifierPath, request: ScreenRequest) async -> (any RestorableScreen)? {
+        request.makeScreen()
+    }
+
+    /// Does nothing.
+    public func didDecodeRestorableState(_ state: AppState?, context: RestorationContext) async {}
+
+    /// Does nothing.
+    public func didFinishLaunching(_ report: LaunchReport, context: RestorationContext) async {}
+
+    /// Saves.
+    public func shouldSave(_ metadata: inout RestorationMetadata) async -> Bool { true }
+
+    /// Saves no app-wide state.
+    public func willEncodeRestorableState() async -> AppState? { nil }
+}
+
+/// A delegate that takes every default: save always, restore always, no app state.
+public struct DefaultRestorationDelegate: RestorationDelegate {
+    /// Creates the delegate.
+    public init() {}
+}
+
+/// What the delegate gets to make one screen: its type key and decoded state.
+public struct ScreenRequest: Sendable {
+    /// The screen's identifier path.
+    public let identifierPath: IdentifierPath
+    /// The screen type's key.
+    public let typeKey: ScreenTypeKey
+    /// The archive being restored.
+    public let archiveInfo: ArchiveInfo
+    let defaultScreen: any RestorableScreen
+
+    init(identifierPath: IdentifierPath, archiveInfo: ArchiveInfo, defaultScreen: any RestorableScreen) {
+        self.identifierPath = identifierPath
+        self.typeKey = defaultScreen.typeKey
+        self.archiveInfo = archiveInfo
+        self.defaultScreen = defaultScreen
+    }
+
+    /// The decoded state, when the screen is of type `S`.
+    ///
+    /// - Parameter type: The screen type expected.
+    /// - Returns: Its state, or nil when the screen is of another type.
+    public func state<S: RestorableScreen>(as type: S.Type) -> S.State? {
+        (defaultScreen as? S)?.state
+    }
+
+    /// The screen made with ``RestorableScreen/init(state:)`` from the decoded state.
+    ///
+    /// - Returns: The screen.
+    public func makeScreen() -> any RestorableScreen {
+        defaultScreen
+    }
+}

@@ -1,0 +1,53 @@
+/// A save or launch that failed as a whole.
+///
+/// A save that throws has written nothing: the previous archive is intact.
+///
+/// ```text
+/// cannot save tabs/browse/product#1 (product): encoding failed: invalid value at quantity
+/// ```
+public struct RestorationError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public var rawValue: String
+        /// Creates a code.
+        ///
+        /// - Parameter rawValue: The code's name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// A screen's state, or the app-wide state, did not encode.
+        public static let encodingFailed = Code(rawValue: "encoding-failed")
+        /// The store could not write the archive.
+        public static let storeFailed = Code(rawValue: "store-failed")
+        /// The tree was not made from this coordinator's declaration.
+        public static let foreignTree = Code(rawValue: "foreign-tree")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// The path of the screen concerned, if one.
+    public var path: IdentifierPath?
+    /// One line that says what failed and where.
+    public var message: String
+    /// The error underneath, if any.
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: What kind of failure this is.
+    ///   - path: The screen concerned, if one.
+    ///   - message: One line that says what failed and where.
+    ///   - underlying: The error underneath.
+    public init(_ code: Code, path: IdentifierPath? = nil, message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.path = path
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,143 @@
+/// One element of a screen declaration: a screen, a navigation stack, tabs or a
+/// custom container, with the screens that may be presented over it.
+///
+/// Declarations are written with ``DeclarationBuilder`` through ``Screen``,
+/// ``Stack``, ``Tabs`` and ``Container``; every element turns into a
+/// `DeclarationNode`, so an app can also build nodes in a function and return them.
+public struct DeclarationNode: Sendable, DeclarationElement {
+    /// What kind of element a node declares.
+    public enum Kind: String, Sendable, Codable {
+        /// A single screen.
+        case screen
+        /// A navigation stack: a root screen and screens that may be pushed.
+        case stack
+        /// Tabs, one of which is selected.
+        case tabs
+        /// A custom container whose children the app manages.
+        case container
+    }
+
+    /// The restoration identifier; nil means neither this element nor anything
+    /// under it is ever saved.
+    public internal(set) var identifier: String?
+
+    /// What the node declares.
+    public let kind: Kind
+
+    /// The screen type of a screen or container node.
+    public let screenType: (any RestorableScreen.Type)?
+
+    /// The screen the node starts with on a fresh launch (screens and containers
+    /// that are part of the initial hierarchy); nil for screens that may only be
+    /// pushed or presented.
+    let initialScreen: (any RestorableScreen)?
+
+    /// A stack's root (one element), the tabs, or a container's allowed children.
+    public internal(set) var children: [DeclarationNode]
+
+    /// The screens a stack may push.
+    public internal(set) var pushable: [DeclarationNode]
+
+    /// The elements that may be presented over this one.
+    public internal(set) var presentable: [DeclarationNode]
+
+    /// The identifier of the tab selected on a fresh launch; nil selects the first.
+    public internal(set) var initialSelection: String?
+
+    /// Where the element was declared, for diagnostics.
+    public let location: SourceLocation
+
+    init(
+        identifier: String?, kind: Kind, screenType: (any RestorableScreen.Type)? = nil,
+        initialScreen: (any RestorableScreen)? = nil, children: [DeclarationNode] = [],
+        pushable: [DeclarationNode] = [], initialSelection: String? = nil, location: SourceLocation
+    ) {
+        self.identifier = identifier
+        self.kind = kind
+        self.screenType = screenType
+        self.initialScreen = initialScreen
+        self.children = children
+        self.pushable = pushable
+        self.presentable = []
+        self.initialSelection = initialSelection
+        self.location = location
+    }
+
+    /// The node itself.
+    public var declarationNode: DeclarationNode { self }
+
+    /// The screen type's key, for screens and containers.
+    public var typeKey: ScreenTypeKey? { screenType?.typeKey }
+
+    /// How the node is named in diagnostics: its identifier, or its type or kind
+    /// in angle brackets when it has none.
+    var displayName: String {
+        if let identifier { return identifier }
+        if let screenType { return "<\(screenType.typeKey)>" }
+        return "<\(kind.rawValue)>"
+    }
+
+    /// Every element declared directly under this one, whatever the role.
+    var allDeclaredChildren: [DeclarationNode] { children + pushable + presentable }
+
+    /// The declared child that a saved path component stands for: a stack's
+    /// root or pushable by the identifier before `#`, otherwise the child or
+    /// presentable with the same identifier.
+    func declaredChild(forComponent component: String, presented: Bool) -> DeclarationNode? {
+        if presented {
+            return presentable.first { $0.identifier == component }
+        }
+        switch kind {
+        case .stack:
+            let base = PositionalIdentifier(component)?.base
+            guard let base else { return nil }
+            return (children + pushable).first { $0.identifier == base }
+        case .tabs, .container:
+            return children.first { $0.identifier == component }
+        case .screen:
+            return nil
+        }
+    }
+}
+
+/// A file and line in the app's source, where a declaration element was written.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as `#fileID` gives it (`Module/File.swift`).
+    public var fileID: String
+    /// The line.
+    public var line: Int
+
+    /// Creates a location.
+    ///
+    /// - Parameters:
+    ///   - fileID: The file, as `#fileID` gives it.
+    ///   - line: The line.
+    public init(fileID: String, line: Int) {
+        self.fileID = fileID
+        self.line = line
+    }
+
+    /// `File.swift:12`.
+    public var description: String { "\(fileID):\(line)" }
+}
+
+/// An identifier with the position a navigation stack appends: `product#2`.
+struct PositionalIdentifier: Hashable {
+    var base: String
+    var position: Int
+
+    init(base: String, position: Int) {
+        self.base = base
+        self.position = position
+    }
+
+    init?(_ component: String) {
+        guard let hash = component.lastIndex(of: "#"),
+            let position = Int(component[component.index(after: hash)...]), position >= 0
+        else { return nil }
+        self.base = String(component[..<hash])
+        self.position = position
+    }
+
+    var component: String { "\(base)#\(position)" }
+}

@@ -1,0 +1,121 @@
+/// Checks a declaration and collects its diagnostics and screen types.
+struct DeclarationValidation {
+    private(set) var diagnostics: [DeclarationDiagnostic] = []
+    private(set) var screenTypes: [ScreenTypeKey: any RestorableScreen.Type] = [:]
+
+    init(elements: [DeclarationNode]) {
+        if elements.count != 1 {
+            let found = elements.isEmpty ? "none" : "\(elements.count): " + elements.map(\.displayName).joined(separator: ", ")
+            report(
+                .error, .rootCount, path: [], location: elements.dropFirst().first?.location,
+                "a screen declaration has exactly one root element; found \(found)")
+        }
+        for element in elements {
+            let path = IdentifierPath([element.displayName])
+            check(element, path: path, unidentifiedAncestor: element.identifier == nil ? path : nil, initial: true)
+        }
+        diagnostics.sort { ($0.severity == .error ? 0 : 1) < ($1.severity == .error ? 0 : 1) }
+    }
+
+    private mutating func report(
+        _ severity: DeclarationDiagnostic.Severity, _ code: DeclarationDiagnostic.Code, path: IdentifierPath,
+        location: SourceLocation?, _ message: String
+    ) {
+        diagnostics.append(DeclarationDiagnostic(severity, code, path: path, message: message, location: location))
+    }
+
+    /// Checks one element and everything under it.
+    /// - Parameters:
+    ///   - unidentifiedAncestor: The display path of the nearest element at or above
+    ///     this one without an identifier.
+    ///   - initial: Whether the element is part of the initial hierarchy.
+    private mutating func check(
+        _ node: DeclarationNode, path: IdentifierPath, unidentifiedAncestor: IdentifierPath?, initial: Bool
+    ) {
+        if let identifier = node.identifier {
+            if identifier.isEmpty || identifier.contains("/") || identifier.contains("#") {
+                report(
+                    .error, .invalidIdentifier, path: path, location: node.location,
+                    "\(path) has an invalid identifier \"\(identifier)\": identifiers are non-empty and contain no / or #")
+            }
+            if let ancestor = unidentifiedAncestor {
+                report(
+                    .warning, .unreachableIdentifier, path: path, location: node.location,
+                    "\(path) will never be restored: \(ancestor) has no restoration identifier")
+            }
+        }
+        registerType(of: node, path: path)
+        if initial && (node.kind == .screen || node.kind == .container) && node.initialScreen == nil {
+            let name = node.screenType.map { "\($0)" } ?? "the screen"
+            report(
+                .error, .missingInitialScreen, path: path, location: node.location,
+                "\(path) is shown on a fresh launch but \(name) was declared by type only; declare it with an instance")
+        }
+        checkSiblings(of: node, path: path)
+
+        switch node.kind {
+        case .tabs:
+            if node.children.isEmpty {
+                report(.error, .emptyTabs, path: path, location: node.location, "\(path) declares no tabs")
+            }
+            if let selection = node.initialSelection, !node.children.contains(where: { $0.identifier == selection }) {
+                report(
+                    .error, .unknownSelection, path: path, location: node.location,
+                    "\(path) selects \(selection) at launch, but has no tab named \(selection)")
+            }
+        case .stack:
+            for pushable in node.pushable where pushable.kind == .stack || pushable.kind == .tabs {
+                report(
+                    .error, .invalidPushable, path: path.appending(pushable.displayName), location: pushable.location,
+                    "\(path) declares a \(pushable.kind.rawValue) as pushable; only screens and containers can be pushed")
+            }
+        case .screen, .container:
+            break
+        }
+
+        func visit(_ children: [DeclarationNode], initial: Bool) {
+            for child in children {
+                let childPath = path.appending(child.displayName)
+                let ancestor = unidentifiedAncestor ?? (child.identifier == nil ? childPath : nil)
+                check(child, path: childPath, unidentifiedAncestor: ancestor, initial: initial)
+            }
+        }
+        visit(node.children, initial: initial && node.kind != .container)
+        visit(node.pushable, initial: false)
+        visit(node.presentable, initial: false)
+    }
+
+    /// Two children of one element with one identifier mix their states up
+    /// (seed 003); a stack's root and pushables share one namespace with the
+    /// element's presentables.
+    private mutating func checkSiblings(of node: DeclarationNode, path: IdentifierPath) {
+        var seen: [String: DeclarationNode] = [:]
+        var reported: Set<String> = []
+        for child in node.allDeclaredChildren {
+            guard let identifier = child.identifier else { continue }
+            if seen[identifier] != nil {
+                if reported.insert(identifier).inserted {
+                    report(
+                        .error, .duplicateIdentifier, path: path.appending(identifier), location: child.location,
+                        "\(path) has two children named \(identifier)")
+                }
+            } else {
+                seen[identifier] = child
+            }
+        }
+    }
+
+    private mutating func registerType(of node: DeclarationNode, path: IdentifierPath) {
+        guard let type = node.screenType else { return }
+        let key = type.typeKey
+        if let existing = screenTypes[key] {
+            if ObjectIdentifier(existing) != ObjectIdentifier(type) {
+                report(
+                    .error, .duplicateTypeKey, path: path, location: node.location,
+                    "\(path): \(String(reflecting: type)) and \(String(reflecting: existing)) both use the type key \(key)")
+            }
+        } else {
+            screenTypes[key] = type
+        }
+    }
+}

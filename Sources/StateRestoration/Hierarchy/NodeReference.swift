@@ -1,0 +1,45 @@
+/// Names a node of the live hierarchy: by full identifier path (`"tabs/browse"`)
+/// or by an identifier that only one node has (`"browse"`).
+///
+/// ```swift
+/// try tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
+/// try tree.dismiss(from: "tabs/browse/product#1")
+/// ```
+public struct NodeReference: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    enum Form: Hashable, Sendable {
+        case path(IdentifierPath)
+        case identifier(String)
+    }
+
+    let form: Form
+
+    /// A text with `/` is a full path; otherwise an identifier that only one node
+    /// has (a declared identifier, or a positional one such as `product#1`).
+    ///
+    /// - Parameter value: The path or identifier.
+    public init(_ value: String) {
+        form = value.contains("/") ? .path(IdentifierPath(stringLiteral: value)) : .identifier(value)
+    }
+
+    /// Names a node by its full path.
+    ///
+    /// - Parameter path: The node's path from the root.
+    public init(_ path: IdentifierPath) {
+        form = .path(path)
+    }
+
+    /// Names a node by path or identifier, as ``init(_:)-(String)`` does.
+    ///
+    /// - Parameter value: The path or identifier.
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    /// The reference as written.
+    public var description: String {
+        switch form {
+        case .path(let path): path.description
+        case .identifier(let identifier): identifier
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// One node of the live hierarchy: a screen, a navigation stack, tabs or a custom
+/// container, with its children and the node presented over it.
+///
+/// Nodes are values; the app changes them through ``ScreenTree``'s operations
+/// (push, pop, select a tab, present, dismiss), which keep them consistent with
+/// the declaration.
+public struct ScreenNode: Sendable, Equatable {
+    /// The declared restoration identifier; nil means the node and everything
+    /// under it are not saved.
+    public internal(set) var identifier: String?
+
+    /// What kind of node this is.
+    public var kind: DeclarationNode.Kind { declaration.kind }
+
+    /// The screen of a screen or container node; nil for stacks and tabs.
+    public internal(set) var screen: (any RestorableScreen)?
+
+    /// A stack's screens (root first), the tabs, or a container's children.
+    public internal(set) var children: [ScreenNode]
+
+    /// The index of the selected tab, for tabs.
+    public internal(set) var selectedIndex: Int?
+
+    /// Holds zero or one node: a struct cannot contain itself directly.
+    var presentedStorage: [ScreenNode] = []
+
+    /// The declaration the node was made from.
+    let declaration: DeclarationNode
+
+    /// Whether the launch that made this node restored its screen from an archive.
+    /// Not part of equality.
+    var wasRestored = false
+
+    init(
+        declaration: DeclarationNode, identifier: String?, screen: (any RestorableScreen)?,
+        children: [ScreenNode] = [], selectedIndex: Int? = nil
+    ) {
+        self.declaration = declaration
+        self.identifier = identifier
+        self.screen = screen
+        self.children = children
+        self.selectedIndex = selectedIndex
+    }
+
+    /// The node presented modally over this one, if any.
+    public internal(set) var presented: ScreenNode? {
+        get { presentedStorage.first }
+        set { presentedStorage = newValue.map { [$0] } ?? [] }
+    }
+
+    /// The selected tab, for tabs.
+    public var selectedChild: ScreenNode? {
+        guard let selectedIndex, children.indices.contains(selectedIndex) else { return nil }
+        return children[selectedIndex]
+    }
+
+    /// Two nodes are equal when their identifiers, kinds, screens (type and
+    /// state), children, selection and presented nodes are equal.
+    public static func == (lhs: ScreenNode, rhs: ScreenNode) -> Bool {
+        guard lhs.identifier == rhs.identifier, lhs.kind == rhs.kind, lhs.selectedIndex == rhs.selectedIndex,
+            lhs.children == rhs.children, lhs.presentedStorage == rhs.presentedStorage
+        else { return false }
+        switch (lhs.screen, rhs.screen) {
+        case (nil, nil): return true
+        case (let left?, let right?): return left.isEqual(to: right)
+        default: return false
+        }
+    }
+
+    /// The path component of child `index`: a stack appends the child's position.
+    func component(ofChild index: Int) -> String? {
+        guard let identifier = children[index].identifier else { return nil }
+        return kind == .stack ? PositionalIdentifier(base: identifier, position: index).component : identifier
+    }
+
+    /// How the node is named in a display path when it has no identifier.
+    var displayName: String {
+        if let identifier { return identifier }
+        if let screen { return "<\(screen.typeKey)>" }
+        return "<\(kind.rawValue)>"
+    }
+}
+
+/// Where a node sits in a tree: the steps from the root.
+enum NodeStep: Hashable, Sendable {
+    case child(Int)
+    case presented
+}
+
+extension ScreenNode {
+    /// Calls `body` with the node at `address` under this one, for changing it.
+    mutating func modify<R>(
+        at address: ArraySlice<NodeStep>, _ body: (inout ScreenNode) throws(HierarchyError) -> R
+    ) throws(HierarchyError) -> R {
+        guard let step = address.first else { return try body(&self) }
+        let rest = address.dropFirst()
+        switch step {
+        case .child(let index):
+            return try children[index].modify(at: rest, body)
+        case .presented:
+            return try presentedStorage[0].modify(at: rest, body)
+        }
+    }
+
+    /// The node at `address` under this one.
+    func node(at address: ArraySlice<NodeStep>) -> ScreenNode {
+        guard let step = address.first else { return self }
+        switch step {
+        case .child(let index): return children[index].node(at: address.dropFirst())
+        case .presented: return presentedStorage[0].node(at: address.dropFirst())
+        }
+    }
+}

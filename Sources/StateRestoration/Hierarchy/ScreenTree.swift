@@ -1,0 +1,156 @@
+/// The live hierarchy of an app: the value its UI mirrors, and what is saved.
+///
+/// A tree starts as the declaration's initial hierarchy
+/// (``ScreenDeclaration/makeInitialTree()``) or as what ``RestorationCoordinator/launch()``
+/// restored. The app changes it as the user navigates, and hands it to
+/// ``RestorationCoordinator/save(_:)`` when it enters the background.
+///
+/// ```swift
+/// var tree = session.tree
+/// try tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
+/// try tree.selectTab("settings", in: "tabs")
+/// try await coordinator.save(tree)
+/// ```
+///
+/// Two trees are equal when their nodes are: same structure, identifiers,
+/// selections, and screens of the same types with equal states.
+public struct ScreenTree: Sendable, Equatable {
+    /// The root node.
+    public internal(set) var root: ScreenNode
+
+    init(root: ScreenNode) {
+        self.root = root
+    }
+
+    /// One node of a walk through the tree.
+    struct Visit {
+        var node: ScreenNode
+        var address: [NodeStep]
+        /// The restoration path; nil when the node or an ancestor has no identifier.
+        var path: IdentifierPath?
+        /// The path for messages, naming unidentified nodes by type or kind.
+        var displayPath: IdentifierPath
+    }
+
+    /// Visits every node in tree order: a node, its children in order, then the
+    /// node presented over it.
+    func walk(_ body: (Visit) throws -> Void) rethrows {
+        func visit(_ node: ScreenNode, _ address: [NodeStep], _ path: IdentifierPath?, _ display: IdentifierPath) throws {
+            try body(Visit(node: node, address: address, path: path, displayPath: display))
+            for index in node.children.indices {
+                let child = node.children[index]
+                let component = node.component(ofChild: index)
+                try visit(
+                    child, address + [.child(index)], component.flatMap { path?.appending($0) },
+                    display.appending(component ?? child.displayName))
+            }
+            if let presented = node.presented {
+                try visit(
+                    presented, address + [.presented], presented.identifier.flatMap { path?.appending($0) },
+                    display.appending(presented.displayName))
+            }
+        }
+        try visit(root, [], root.identifier.map { IdentifierPath([$0]) }, IdentifierPath([root.displayName]))
+    }
+
+    /// The node at a restoration path, or nil.
+    ///
+    /// - Parameter path: The node's identifier path from the root.
+    /// - Returns: The node, or nil when no node has that path.
+    public func node(at path: IdentifierPath) -> ScreenNode? {
+        try? resolve(NodeReference(path)).node
+    }
+
+    /// The node a reference names, or nil.
+    ///
+    /// - Parameter reference: A path or an identifier only one node has.
+    /// - Returns: The node, or nil when none (or several) match.
+    public subscript(_ reference: NodeReference) -> ScreenNode? {
+        try? resolve(reference).node
+    }
+
+    /// The screen of type `S` at a reference, or nil.
+    ///
+    /// - Parameters:
+    ///   - type: The screen's type.
+    ///   - reference: A path or an identifier only one node has.
+    /// - Returns: The screen, or nil when there is none of that type there.
+    public func screen<S: RestorableScreen>(_ type: S.Type = S.self, at reference: NodeReference) -> S? {
+        self[reference]?.screen as? S
+    }
+
+    /// The restoration paths of every node that would be saved, in tree order.
+    public var restorablePaths: [IdentifierPath] {
+        var paths: [IdentifierPath] = []
+        walk { visit in if let path = visit.path { paths.append(path) } }
+        return paths
+    }
+
+    /// Finds the one node a reference names.
+    func resolve(_ reference: NodeReference) throws(HierarchyError) -> Visit {
+        var matches: [Visit] = []
+        walk { visit in
+            switch reference.form {
+            case .path(let path):
+                if visit.path == path { matches.append(visit) }
+            case .identifier(let identifier):
+                if visit.path?.last == identifier || visit.node.identifier == identifier { matches.append(visit) }
+            }
+        }
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty {
+            throw HierarchyError(.notFound, reference: reference.description, message: "no node named \(reference)")
+        }
+        let names = matches.map { ($0.path ?? $0.displayPath).description }.joined(separator: ", ")
+        throw HierarchyError(
+            .ambiguous, reference: reference.description,
+            message: "\(matches.count) nodes are named \(reference) (\(names)); give a full path")
+    }
+
+    /// Changes the node a reference names.
+    mutating func modify<R>(
+        _ reference: NodeReference, _ body: (inout ScreenNode, Visit) throws(HierarchyError) -> R
+    ) throws(HierarchyError) -> R {
+        let visit = try resolve(reference)
+        return try root.modify(at: visit.address[...]) { (node) throws(HierarchyError) -> R in try body(&node, visit) }
+    }
+}
+
+extension ScreenTree: CustomStringConvertible {
+    /// The tree, one node per line, indented by depth, with each screen's state.
+    ///
+    /// ```text
+    /// tabs [tabs, selected: browse]
+    ///   browse [stack]
+    ///     search#0 search State(query: "milk", scrollOffset: 120.0)
+    ///     product#1 product State(productID: "p-42", quantity: 2)
+    /// ```
+    public var description: String {
+        var lines: [String] = []
+        walk { visit in
+            let node = visit.node
+            let depth = visit.address.count
+            var line = String(repeating: "  ", count: depth)
+            if visit.address.last == .presented { line += "presented " }
+            line += visit.displayPath.last ?? node.displayName
+            switch node.kind {
+            case .screen:
+                if let screen = node.screen { line += " \(screen.typeKey) \(screen.stateDescription)" }
+            case .container:
+                line += " [container]"
+                if let screen = node.screen { line += " \(screen.typeKey) \(screen.stateDescription)" }
+            case .stack:
+                line += " [stack]"
+            case .tabs:
+                line += " [tabs, selected: \(node.selectedChild?.displayName ?? "none")]"
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension RestorableScreen {
+    /// The screen's state as Swift prints it.
+    var stateDescription: String { String(describing: state) }
+}

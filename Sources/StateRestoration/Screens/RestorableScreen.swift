@@ -1,0 +1,116 @@
+/// A screen whose state survives the end of the app's process.
+///
+/// A screen's state is one `Codable` struct: no `NSCoder`, no keys, and a type
+/// that cannot be encoded is a compile-time error rather than a crash while
+/// saving. The hooks mirror `UIViewController`'s: ``willEncodeRestorableState()``
+/// is `encodeRestorableState(with:)` (capture what the live UI holds, such as the
+/// text being edited), ``decodeRestorableState(_:context:)`` is
+/// `decodeRestorableState(with:)`, and ``restorationDidFinish()`` is
+/// `applicationFinishedRestoringState()`.
+///
+/// ```swift
+/// struct SearchScreen: RestorableScreen {
+///     static let typeKey: ScreenTypeKey = "search"
+///     struct State: Codable, Sendable, Equatable {
+///         var query = ""
+///         var scrollOffset = 0.0
+///     }
+///     var state = State()
+/// }
+/// ```
+///
+/// Structs get ``init(state:)`` from their memberwise initialiser. A screen that
+/// needs more than its state to be made (a service, a database handle) gives a
+/// ``restorationFactory``, or lets the coordinator's delegate make it.
+///
+/// Screens are values: the hierarchy (``ScreenTree``) holds them, and the UI layer
+/// mirrors it. Equality of two screens is equality of their type and state.
+public protocol RestorableScreen: Sendable {
+    /// The screen's saved state: a Codable, Sendable, Equatable struct.
+    associatedtype State: Codable & Sendable & Equatable
+
+    /// The stable key written into the archive for this type; see ``ScreenTypeKey``.
+    ///
+    /// The default is the type's unqualified name. Set it explicitly before
+    /// shipping so a rename of the Swift type does not orphan saved states.
+    static var typeKey: ScreenTypeKey { get }
+
+    /// The version of ``State``'s shape written beside each saved state.
+    ///
+    /// The default is 1. Raise it when `State` changes in a way old archives
+    /// cannot decode into, and migrate the old shape.
+    static var stateVersion: Int { get }
+
+    /// The type's own factory, UIKit's `restorationClass`; nil by default.
+    ///
+    /// When it is nil the coordinator asks its delegate, whose default makes the
+    /// screen with ``init(state:)``. When it is set and returns nil, the screen and
+    /// everything under it are not restored.
+    static var restorationFactory: RestorationFactory<Self>? { get }
+
+    /// The state the screen saves and restores.
+    var state: State { get set }
+
+    /// Makes the screen from its state; used for restoration unless a factory or
+    /// the delegate makes it instead.
+    ///
+    /// - Parameter state: The restored (or initial) state.
+    init(state: State)
+
+    /// Called on a copy of the screen just before its state is encoded.
+    ///
+    /// Capture here what only the live UI knows, such as the text being edited or
+    /// the field that has focus. The default does nothing.
+    mutating func willEncodeRestorableState()
+
+    /// Receives the decoded state after the screen was made, in tree order from the
+    /// root down, before the app's did-decode.
+    ///
+    /// Values set while making the screen are overwritten here, as UIKit decodes
+    /// after `viewDidLoad`. The default assigns `state`. Work that must finish
+    /// before restoration counts as complete (an automatic log-in, a fetch) goes
+    /// into `context.extendRestoration(_:operation:)`.
+    ///
+    /// - Parameters:
+    ///   - state: The decoded state.
+    ///   - context: The path of the screen, the archive's info, and restoration extensions.
+    mutating func decodeRestorableState(_ state: State, context: RestorationContext)
+
+    /// Called on every restored screen, in tree order, after the whole restoration
+    /// and all its extensions completed. The default does nothing.
+    mutating func restorationDidFinish()
+}
+
+extension RestorableScreen {
+    /// The type's unqualified name.
+    public static var typeKey: ScreenTypeKey { ScreenTypeKey(typeName: Self.self) }
+
+    /// Version 1.
+    public static var stateVersion: Int { 1 }
+
+    /// No factory: the delegate makes the screen.
+    public static var restorationFactory: RestorationFactory<Self>? { nil }
+
+    /// Does nothing.
+    public mutating func willEncodeRestorableState() {}
+
+    /// Assigns the decoded state.
+    public mutating func decodeRestorableState(_ state: State, context: RestorationContext) {
+        self.state = state
+    }
+
+    /// Does nothing.
+    public mutating func restorationDidFinish() {}
+
+    /// The screen's type key, read from an instance.
+    public var typeKey: ScreenTypeKey { Self.typeKey }
+
+    /// Tells whether `other` is a screen of the same type with an equal state.
+    ///
+    /// - Parameter other: The screen to compare with.
+    /// - Returns: True when both have the same type and equal states.
+    public func isEqual(to other: any RestorableScreen) -> Bool {
+        guard let other = other as? Self else { return false }
+        return other.state == state
+    }
+}
