@@ -76,28 +76,6 @@ public struct DeclarationNode: Sendable, DeclarationElement {
         if let screenType { return "<\(screenType.typeKey)>" }
         return "<\(kind.rawValue)>"
     }
-
-    /// Every element declared directly under this one, whatever the role.
-    var allDeclaredChildren: [DeclarationNode] { children + pushable + presentable }
-
-    /// The declared child that a saved path component stands for: a stack's
-    /// root or pushable by the identifier before `#`, otherwise the child or
-    /// presentable with the same identifier.
-    func declaredChild(forComponent component: String, presented: Bool) -> DeclarationNode? {
-        if presented {
-            return presentable.first { $0.identifier == component }
-        }
-        switch kind {
-        case .stack:
-            let base = PositionalIdentifier(component)?.base
-            guard let base else { return nil }
-            return (children + pushable).first { $0.identifier == base }
-        case .tabs, .container:
-            return children.first { $0.identifier == component }
-        case .screen:
-            return nil
-        }
-    }
 }
 
 /// A file and line in the app's source, where a declaration element was written.

@@ -86,21 +86,23 @@ struct DeclarationValidation {
     }
 
     /// Two children of one element with one identifier mix their states up
-    /// (seed 003); a stack's root and pushables share one namespace with the
-    /// element's presentables.
+    /// (seed 003). A stack's children carry their position, so its root may share
+    /// an identifier with a pushable screen, but two pushables may not; presented
+    /// elements share the namespace of the element's other children.
     private mutating func checkSiblings(of node: DeclarationNode, path: IdentifierPath) {
-        var seen: [String: DeclarationNode] = [:]
-        var reported: Set<String> = []
-        for child in node.allDeclaredChildren {
-            guard let identifier = child.identifier else { continue }
-            if seen[identifier] != nil {
-                if reported.insert(identifier).inserted {
+        let groups =
+            node.kind == .stack
+            ? [node.pushable, node.presentable] : [node.children + node.presentable]
+        for group in groups {
+            var seen: Set<String> = []
+            var reported: Set<String> = []
+            for child in group {
+                guard let identifier = child.identifier else { continue }
+                if !seen.insert(identifier).inserted, reported.insert(identifier).inserted {
                     report(
                         .error, .duplicateIdentifier, path: path.appending(identifier), location: child.location,
                         "\(path) has two children named \(identifier)")
                 }
-            } else {
-                seen[identifier] = child
             }
         }
     }

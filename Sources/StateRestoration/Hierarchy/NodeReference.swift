@@ -1,6 +1,10 @@
 /// Names a node of the live hierarchy: by full identifier path (`"tabs/browse"`)
 /// or by an identifier that only one node has (`"browse"`).
 ///
+/// A node without an identifier (never saved) is named by its display path,
+/// where it and its unidentified ancestors appear by type key or kind in angle
+/// brackets: `"tabs/<scratch>"`.
+///
 /// ```swift
 /// try tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
 /// try tree.dismiss(from: "tabs/browse/product#1")

@@ -92,7 +92,7 @@ public struct ScreenTree: Sendable, Equatable {
         walk { visit in
             switch reference.form {
             case .path(let path):
-                if visit.path == path { matches.append(visit) }
+                if visit.path == path || (visit.path == nil && visit.displayPath == path) { matches.append(visit) }
             case .identifier(let identifier):
                 if visit.path?.last == identifier || visit.node.identifier == identifier { matches.append(visit) }
             }

@@ -1,0 +1,98 @@
+import StateRestoration
+import Testing
+
+/// A screen whose decode extends the restoration with work it is given through
+/// its probe-carrying delegate.
+private struct LoadingScreen: ProbedScreen {
+    static let typeKey: ScreenTypeKey = "loading"
+    struct State: Codable, Sendable, Equatable { var resource = "catalog" }
+    var state = State()
+    var probe: Probe?
+    var restoredPath: IdentifierPath?
+
+    init(state: State = State()) { self.state = state }
+
+    mutating func decodeRestorableState(_ state: State, context: RestorationContext) {
+        self.state = state
+        restoredPath = context.identifierPath
+        let probe = probe
+        let resource = state.resource
+        context.extendRestoration("load \(resource)") { probe?.record("loaded \(resource)") }
+    }
+}
+
+@Suite struct RestorationExtensionTests {
+    private let declaration = ScreenDeclaration {
+        Tabs("tabs") {
+            Screen(LoadingScreen(), id: "loading")
+            Screen(SettingsScreen(), id: "settings")
+        }
+    }
+
+    /// Saves the initial tree into a new in-memory store.
+    private func savedStore() async throws -> InMemoryStore {
+        let store = InMemoryStore()
+        try await RestorationCoordinator(screens: declaration, store: store).save(try declaration.makeInitialTree())
+        return store
+    }
+
+    @Test("a screen's extension completes before finished-restoring is called")
+    func screenExtension() async throws {
+        let probe = Probe()
+        let session = try await RestorationCoordinator(
+            screens: declaration, store: try await savedStore(), delegate: RecordingDelegate(probe: probe)
+        ).launch()
+        let events = probe.recorded
+        let loaded = try #require(events.firstIndex(of: "loaded catalog"))
+        let finished = try #require(events.firstIndex(of: "finish tabs/loading"))
+        #expect(loaded < finished)
+        #expect(session.report.extensions == [.init(name: "load catalog", path: "tabs/loading", result: .completed)])
+    }
+
+    @Test("an extension still running at the timeout is cancelled; restoration finishes anyway")
+    func timeout() async throws {
+        let clock = ManualClock()
+        let probe = Probe()
+        var delegate = RecordingDelegate(probe: probe)
+        delegate.appExtension = {
+            do {
+                try await clock.sleep(for: .seconds(3600))
+                probe.record("hang returned")
+            } catch {
+                probe.record("hang cancelled")
+            }
+        }
+        let coordinator = RestorationCoordinator(
+            screens: declaration, store: try await savedStore(), delegate: delegate,
+            configuration: RestorationConfiguration(extensionTimeout: .seconds(5), clock: clock))
+        async let launched = coordinator.launch()
+        await clock.waitForSleepers(2)  // the hanging extension and the coordinator's timeout
+        clock.advance(by: .seconds(5))
+        let session = try await launched
+        let outcomes = Dictionary(uniqueKeysWithValues: session.report.extensions.map { ($0.name, $0.result) })
+        #expect(outcomes["app extension"] == .timedOut)
+        #expect(outcomes["load catalog"] == .completed)
+        #expect(probe.recorded.contains("finish tabs/loading"))
+        #expect(!probe.recorded.contains("hang returned"))
+        var spins = 0
+        while !probe.recorded.contains("hang cancelled") && spins < 1_000_000 {
+            await Task.yield()
+            spins += 1
+        }
+        #expect(probe.recorded.contains("hang cancelled"))
+    }
+
+    @Test("an extension that throws is reported as failed; restoration finishes anyway")
+    func failingExtension() async throws {
+        struct LoginFailed: Error, CustomStringConvertible { var description: String { "login refused" } }
+        let probe = Probe()
+        var delegate = RecordingDelegate(probe: probe)
+        delegate.appExtension = { throw LoginFailed() }
+        let session = try await RestorationCoordinator(
+            screens: declaration, store: try await savedStore(), delegate: delegate
+        ).launch()
+        #expect(session.report.extensions.contains { $0.name == "app extension" && $0.result == .failed("login refused") })
+        #expect(session.report.outcome == .restored)
+        #expect(probe.recorded.last == "finish tabs/settings")
+    }
+}
