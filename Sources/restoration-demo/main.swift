@@ -1,1 +1,0 @@
-print("restoration-demo: not yet")
