@@ -3,14 +3,34 @@ import Foundation
 /// Turns a live hierarchy into archived nodes by UIKit's rules: a node without an
 /// identifier is skipped with everything under it; a stack's children carry their
 /// position; a custom container chooses which children are preserved.
+///
+/// Saving is incremental: a screen whose state (after its will-encode hook) equals
+/// the state encoded at the same path by the previous save reuses those bytes
+/// instead of being encoded again. The bytes of a state depend on nothing but the
+/// state, so reuse never changes what is written.
 struct HierarchyArchiver {
-    let encoder: ArchiveEncoder
+    /// A state encoded by a save, kept for the next one.
+    struct EncodedState: Sendable {
+        var state: any Sendable
+        var data: Data
+    }
 
-    func archive(_ tree: ScreenTree, report: inout SaveReport) throws(RestorationError) -> ArchivedNode? {
+    let encoder: ArchiveEncoder
+    /// The states the previous save encoded, by path.
+    let previous: [IdentifierPath: EncodedState]
+    /// The states this save encoded or reused, by path: the next save's `previous`.
+    private(set) var encoded: [IdentifierPath: EncodedState] = [:]
+
+    init(encoder: ArchiveEncoder, previous: [IdentifierPath: EncodedState]) {
+        self.encoder = encoder
+        self.previous = previous
+    }
+
+    mutating func archive(_ tree: ScreenTree, report: inout SaveReport) throws(RestorationError) -> ArchivedNode? {
         try archive(tree.root, component: tree.root.identifier, parent: nil, report: &report)
     }
 
-    private func archive(
+    private mutating func archive(
         _ node: ScreenNode, component: String?, parent: IdentifierPath?, report: inout SaveReport
     ) throws(RestorationError) -> ArchivedNode? {
         guard let component else {
@@ -27,7 +47,7 @@ struct HierarchyArchiver {
         if let screen = node.screen {
             archived.type = screen.typeKey
             archived.version = type(of: screen).stateVersion
-            archived.state = try encodeState(of: screen, at: path)
+            archived.state = try encodeState(of: screen, at: path, report: &report)
         }
 
         var children: [ArchivedNode] = []
@@ -91,11 +111,21 @@ struct HierarchyArchiver {
         return archived
     }
 
-    private func encodeState<S: RestorableScreen>(of screen: S, at path: IdentifierPath) throws(RestorationError) -> Data {
+    private mutating func encodeState<S: RestorableScreen>(
+        of screen: S, at path: IdentifierPath, report: inout SaveReport
+    ) throws(RestorationError) -> Data {
         var copy = screen
         copy.willEncodeRestorableState()
+        if let cached = previous[path], let state = cached.state as? S.State, state == copy.state {
+            encoded[path] = cached
+            report.reusedStateCount += 1
+            return cached.data
+        }
         do {
-            return try encoder.encode(copy.state)
+            let data = try encoder.encode(copy.state)
+            encoded[path] = EncodedState(state: copy.state, data: data)
+            report.encodedStateCount += 1
+            return data
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save \(path) (\(S.typeKey)): \(error)", underlying: error)

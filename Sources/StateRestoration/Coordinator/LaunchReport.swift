@@ -139,6 +139,11 @@ public struct SaveReport: Sendable, Equatable {
     public var skipped: [SkippedScreen]
     /// The archive's size in bytes.
     public var byteCount: Int
+    /// How many screen states were encoded by this save.
+    public var encodedStateCount = 0
+    /// How many screen states were unchanged since the previous save, and reused
+    /// its encoded bytes instead of being encoded again.
+    public var reusedStateCount = 0
 
     init(saved: Bool, savedPaths: [IdentifierPath] = [], skipped: [SkippedScreen] = [], byteCount: Int = 0) {
         self.saved = saved

@@ -24,6 +24,19 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// How the coordinator saves and restores.
     public nonisolated let configuration: RestorationConfiguration
 
+    /// Whether a launch or a save holds the coordinator; they run one at a time.
+    private var isBusy = false
+    /// Launches and saves waiting for their turn, first come first served.
+    private var turnWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The ticket of the newest save request, and its tree.
+    private var newestSave: (ticket: Int, tree: ScreenTree)?
+    /// Tickets handed to save requests, in the order they arrived.
+    private var lastTicket = 0
+    /// The newest save performed: the ticket whose tree it wrote, and its result.
+    private var lastSave: (ticket: Int, result: Result<SaveReport, any Error>)?
+    /// The states the last save encoded, reused by the next when unchanged.
+    private var encodedStates: [IdentifierPath: HierarchyArchiver.EncodedState] = [:]
+
     /// Creates a coordinator.
     ///
     /// - Parameters:
@@ -66,6 +79,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///   is read or written then.
     public func launch() async throws(DeclarationError) -> RestorationSession {
         let initialTree = try declaration.makeInitialTree()
+        await takeTurn()
+        defer { passTurn() }
+        return await launch(initialTree: initialTree)
+    }
+
+    private func launch(initialTree: ScreenTree) async -> RestorationSession {
         let extensions = RestorationExtensions()
         await delegate.willFinishLaunching(
             RestorationContext(identifierPath: nil, archiveInfo: nil, extensions: extensions))
@@ -130,6 +149,16 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// state on its own, and writes one archive through the store: atomically, so
     /// the previous archive stays whole until the new one replaces it.
     ///
+    /// Saves requested while a save or a launch is running wait for it, and
+    /// coalesce: when the coordinator is free, the newest requested tree is
+    /// written once, and every request it superseded returns that save's report.
+    /// Archives are never written out of order, and a save never overlaps a
+    /// restoration.
+    ///
+    /// A screen whose state is unchanged since the previous save reuses its
+    /// encoded bytes (``SaveReport/reusedStateCount``), so saving a large
+    /// hierarchy where one screen changed encodes one state.
+    ///
     /// - Parameter tree: The hierarchy to save.
     /// - Returns: What was saved and skipped.
     /// - Throws: ``DeclarationError`` when the declaration has errors;
@@ -138,13 +167,57 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     @discardableResult
     public func save(_ tree: ScreenTree) async throws -> SaveReport {
         try declaration.validate()
+        lastTicket += 1
+        let ticket = lastTicket
+        newestSave = (ticket, tree)
+        await takeTurn()
+        defer { passTurn() }
+        if let lastSave, lastSave.ticket >= ticket {
+            return try lastSave.result.get()  // a newer request's save already covered this one
+        }
+        guard let newest = newestSave else { preconditionFailure("a save request left no tree to save") }
+        newestSave = nil
+        let result: Result<SaveReport, any Error>
+        do {
+            result = .success(try await performSave(newest.tree))
+        } catch {
+            result = .failure(error)
+        }
+        lastSave = (newest.ticket, result)
+        return try result.get()
+    }
+
+    /// Waits until no launch or save holds the coordinator, then holds it.
+    private func takeTurn() async {
+        guard isBusy else {
+            isBusy = true
+            return
+        }
+        await withCheckedContinuation { turnWaiters.append($0) }
+    }
+
+    /// How many launches and saves wait for their turn (for tests and tools).
+    package var waitingCount: Int { turnWaiters.count }
+
+    /// Hands the coordinator to the next waiter, or frees it.
+    private func passTurn() {
+        if turnWaiters.isEmpty {
+            isBusy = false
+        } else {
+            turnWaiters.removeFirst().resume()
+        }
+    }
+
+    private func performSave(_ tree: ScreenTree) async throws -> SaveReport {
         var metadata = RestorationMetadata()
         guard await delegate.shouldSave(&metadata) else { return SaveReport(saved: false) }
         let appState = await delegate.willEncodeRestorableState()
 
         let encoder = ArchiveEncoder()
         var report = SaveReport(saved: true)
-        let root = try HierarchyArchiver(encoder: encoder).archive(tree, report: &report)
+        var archiver = HierarchyArchiver(encoder: encoder, previous: encodedStates)
+        let root = try archiver.archive(tree, report: &report)
+        encodedStates = archiver.encoded
         var archive = RestorationArchive(
             appVersion: configuration.appVersion, savedAt: Date(), metadata: metadata, appState: nil, root: root)
         if let appState {
