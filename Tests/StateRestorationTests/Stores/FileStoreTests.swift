@@ -27,7 +27,10 @@ import Testing
         }
     }
 
-    @Test("Archives are mode 0600 and a created directory 0700, whatever the umask", arguments: [0o000, 0o022, 0o277])
+    // The umask belongs to the whole process: run the cases one at a time so that each restores it.
+    @Test(
+        "Archives are mode 0600 and a created directory 0700, whatever the umask", .serialized,
+        arguments: [0o000, 0o022, 0o277])
     func privateModes(mask: Int) throws {
         try TestSupport.withTemporaryDirectory { root in
             let directory = root.appending(path: "a/b", directoryHint: .isDirectory)
