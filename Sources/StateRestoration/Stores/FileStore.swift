@@ -1,0 +1,344 @@
+public import Foundation
+import Synchronization
+
+/// A ``RestorationStore`` that keeps each archive in a file of one directory.
+///
+/// ## Files
+///
+/// The archive of a key is `<directory>/<key>.restoration`, such as `main.restoration`. A rejected
+/// archive is renamed to `<key>.rejected-<reason>-<yyyyMMdd'T'HHmmss.SSS'Z'>.restoration`, such as
+/// `main.rejected-checksum-mismatch-20261122T101038.250Z.restoration` (UTC), with `-2`, `-3`, …
+/// after the timestamp if a copy with the same reason was rejected in the same millisecond.
+/// While a write is under way, its bytes are in a hidden temporary file,
+/// `.<key>.restoration.<process id>.<random>.tmp`. Other files in the directory are ignored.
+///
+/// ## Atomic, durable, private
+///
+/// ``write(_:to:)`` creates a new temporary file in the same directory (`O_CREAT | O_EXCL`),
+/// writes all the bytes, flushes them to stable storage (`F_FULLFSYNC` on Apple platforms,
+/// `fsync` elsewhere), renames the file over the archive and flushes the directory. A reader
+/// therefore sees the old archive or the new one, never a mix, even if the process is killed or
+/// the machine loses power. Archives are readable and writable by their owner only (mode `0600`)
+/// and a directory the store creates is mode `0700`, whatever the umask. Temporary files left
+/// behind by a killed process are ignored and removed by the next successful write.
+///
+/// ```swift
+/// let support = try FileManager.default.url(
+///     for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+/// let store = FileStore(directory: support.appending(path: "Restoration"))
+/// try store.write(archive, to: .main)
+/// let restored = try store.read(.main)
+/// ```
+///
+/// Give each directory to one store: the store does not lock the directory against other
+/// processes. Within a process, the changes of all file stores (write, remove, reject) run one at
+/// a time. On a case-insensitive file system, keys that differ only in case share a file.
+public final class FileStore: RestorationStore {
+    /// The directory that holds the archives; created with mode `0700` by the first write if
+    /// missing, with any missing parents.
+    ///
+    /// ```swift
+    /// print(store.directory.path(percentEncoded: false))
+    /// ```
+    public let directory: URL
+
+    /// The directory's path, without a trailing slash.
+    let directoryPath: String
+
+    /// Makes a step of ``write(_:to:)`` fail with an `errno` value, to test recovery; `nil` in
+    /// production.
+    let failure: (@Sendable (WriteStep) -> Int32?)?
+
+    /// The clock that dates rejected copies; `Date.init` in production.
+    let now: @Sendable () -> Date
+
+    /// Serializes the changes of every file store in the process, so that a write never removes
+    /// the temporary file of another write in progress, and so that rejected names are unique.
+    private static let changes = Mutex(())
+
+    /// The steps of a write, in order, for tests that make one of them fail.
+    enum WriteStep: Sendable, CaseIterable {
+        case create, setMode, write, synchronize, close, rename, synchronizeDirectory
+    }
+
+    /// Creates a store that keeps its archives in a directory.
+    ///
+    /// Creating the store touches no file; the first write creates the directory if needed.
+    ///
+    /// ```swift
+    /// let store = FileStore(directory: URL(filePath: "/var/mobile/Restoration", directoryHint: .isDirectory))
+    /// ```
+    ///
+    /// - Parameter directory: A `file:` URL of the directory for the archives. Passing a URL of
+    ///   another scheme is a programmer error and traps.
+    public convenience init(directory: URL) {
+        self.init(directory: directory, failure: nil)
+    }
+
+    /// Creates a store whose writes fail at the steps for which `failure` returns an `errno`,
+    /// and which dates rejected copies with `now`; for tests.
+    init(directory: URL, failure: (@Sendable (WriteStep) -> Int32?)?, now: @escaping @Sendable () -> Date = Date.init) {
+        precondition(directory.isFileURL, "FileStore needs a file URL, not \(directory)")
+        self.directory = directory
+        var path = directory.standardizedFileURL.path(percentEncoded: false)
+        while path.count > 1 && path.hasSuffix("/") {
+            path.removeLast()
+        }
+        self.directoryPath = path
+        self.failure = failure
+        self.now = now
+    }
+
+    /// Returns the URL of the file that holds a key's archive, `<directory>/<key>.restoration`.
+    ///
+    /// The file exists only while the key holds an archive.
+    ///
+    /// ```swift
+    /// store.fileURL(for: .main)  // file:///…/Restoration/main.restoration
+    /// ```
+    ///
+    /// - Parameter key: The archive's key.
+    /// - Returns: The URL of the key's archive file.
+    public func fileURL(for key: StoreKey) -> URL {
+        URL(filePath: path(for: ArchiveNaming.archiveName(for: key)), directoryHint: .notDirectory)
+    }
+
+    /// Returns the archive stored under a key, or `nil` if there is none.
+    ///
+    /// ```swift
+    /// let data = try store.read(.main)
+    /// ```
+    ///
+    /// - Parameter key: The archive's key.
+    /// - Returns: The bytes of `<directory>/<key>.restoration`, or `nil` if the file (or the
+    ///   directory) does not exist.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/readFailed`` or
+    ///   ``StoreError/Code/permissionDenied`` if the file exists but cannot be read.
+    public func read(_ key: StoreKey) throws(StoreError) -> Data? {
+        try SystemCalls.readFile(at: path(for: ArchiveNaming.archiveName(for: key)), operation: .read)
+    }
+
+    /// Stores an archive under a key, atomically and durably, replacing any previous one.
+    ///
+    /// The bytes go to a new temporary file (mode `0600`) in the same directory, which is flushed
+    /// to stable storage and renamed over `<directory>/<key>.restoration`; then the directory is
+    /// flushed, and temporary files left by killed processes are removed. If any step up to the
+    /// rename fails, the temporary file is removed and the previous archive is left intact. If
+    /// only the final directory flush fails, the new archive is in place but might not survive a
+    /// power loss; the error says so with code ``StoreError/Code/syncFailed``.
+    ///
+    /// ```swift
+    /// try store.write(archive, to: .main)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The archive's bytes; may be empty.
+    ///   - key: The archive's key.
+    /// - Throws: ``StoreError``, such as ``StoreError/Code/permissionDenied`` for a read-only
+    ///   directory, ``StoreError/Code/noSpace`` for a full disk or
+    ///   ``StoreError/Code/directoryUnavailable`` if the directory cannot be created.
+    public func write(_ data: Data, to key: StoreKey) throws(StoreError) {
+        try Self.changes.withLock { _ throws(StoreError) in
+            try writeWhileLocked(data, to: key)
+        }
+    }
+
+    /// Deletes a key's archive; does nothing if there is none.
+    ///
+    /// Rejected copies are kept. The directory is flushed, so that the archive does not come
+    /// back after a power loss.
+    ///
+    /// ```swift
+    /// try store.remove(.main)
+    /// ```
+    ///
+    /// - Parameter key: The archive's key.
+    /// - Throws: ``StoreError`` if the file exists but cannot be deleted, or the directory cannot
+    ///   be flushed afterwards.
+    public func remove(_ key: StoreKey) throws(StoreError) {
+        try Self.changes.withLock { _ throws(StoreError) in
+            let file = path(for: ArchiveNaming.archiveName(for: key))
+            if try SystemCalls.removeFile(file, operation: .remove) {
+                try SystemCalls.synchronizeDirectory(directoryPath, operation: .remove)
+            }
+        }
+    }
+
+    /// Renames a key's archive to a rejected copy and returns the copy's path.
+    ///
+    /// The copy is `<directory>/<key>.rejected-<reason>-<yyyyMMdd'T'HHmmss.SSS'Z'>.restoration`,
+    /// in UTC, where `<reason>` is a slug of `reason` (lower-case letters, digits and dashes, at
+    /// most 40 characters). An existing copy is never overwritten: a copy rejected in the same
+    /// millisecond for the same reason gets `-2`, `-3`, … after the timestamp.
+    ///
+    /// ```swift
+    /// let path = try store.reject(.main, reason: "checksum-mismatch")
+    /// // "/…/main.rejected-checksum-mismatch-20261122T101038.250Z.restoration"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The archive's key.
+    ///   - reason: Why the archive was rejected, such as `"checksum-mismatch"`.
+    /// - Returns: The path of the rejected copy, or `nil` if the key held no archive.
+    /// - Throws: ``StoreError`` if the archive cannot be renamed or the directory cannot be
+    ///   flushed afterwards.
+    public func reject(_ key: StoreKey, reason: String) throws(StoreError) -> String? {
+        try Self.changes.withLock { _ throws(StoreError) -> String? in
+            let source = path(for: ArchiveNaming.archiveName(for: key))
+            guard SystemCalls.exists(source) else { return nil }
+            let slug = ArchiveNaming.slug(for: reason)
+            let timestamp = ArchiveNaming.timestamp(now())
+            var sequence = 1
+            var destination: String
+            repeat {
+                destination = path(
+                    for: ArchiveNaming.rejectedName(for: key, slug: slug, timestamp: timestamp, sequence: sequence))
+                sequence += 1
+            } while SystemCalls.exists(destination)
+            try SystemCalls.rename(source, to: destination, operation: .reject)
+            try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
+            return destination
+        }
+    }
+
+    /// Returns the paths of a key's rejected copies, oldest first (by the time in their names).
+    ///
+    /// ```swift
+    /// let rejected = try store.rejectedArchives(for: .main)
+    /// ```
+    ///
+    /// - Parameter key: The key whose rejected copies to list.
+    /// - Returns: The paths of the files `<key>.rejected-….restoration`, oldest first; empty if
+    ///   the directory does not exist.
+    /// - Throws: ``StoreError`` if the directory cannot be listed.
+    public func rejectedArchives(for key: StoreKey) throws(StoreError) -> [String] {
+        let names = try SystemCalls.contentsOfDirectory(directoryPath, operation: .list) ?? []
+        let rejected = names.compactMap { name -> (order: ArchiveNaming.RejectedOrder, name: String)? in
+            guard case .rejected(key, let order) = ArchiveNaming.classify(name) else { return nil }
+            return (order, name)
+        }
+        return rejected.sorted { ($0.order, $0.name) < ($1.order, $1.name) }.map { path(for: $0.name) }
+    }
+
+    /// Returns the keys that have an archive file, sorted.
+    ///
+    /// Rejected copies, temporary files and unrelated files are not listed.
+    ///
+    /// ```swift
+    /// let keys = try store.keys()  // [main, scene-1]
+    /// ```
+    ///
+    /// - Returns: The keys of the `<key>.restoration` files, in ascending order; empty if the
+    ///   directory does not exist.
+    /// - Throws: ``StoreError`` if the directory cannot be listed.
+    public func keys() throws(StoreError) -> [StoreKey] {
+        let names = try SystemCalls.contentsOfDirectory(directoryPath, operation: .list) ?? []
+        return names.compactMap { name -> StoreKey? in
+            guard case .archive(let key) = ArchiveNaming.classify(name) else { return nil }
+            return key
+        }.sorted()
+    }
+
+    // MARK: Writing
+
+    /// The body of ``write(_:to:)``, run while holding ``changes``.
+    private func writeWhileLocked(_ data: Data, to key: StoreKey) throws(StoreError) {
+        let target = path(for: ArchiveNaming.archiveName(for: key))
+        try createDirectory(directoryPath)
+        let (temporary, descriptor) = try createTemporaryFile(for: key, target: target)
+        do {
+            try inject(.setMode, target)
+            try SystemCalls.setPrivateMode(descriptor, path: target, operation: .write)
+            try inject(.write, target)
+            try SystemCalls.writeAll(data, to: descriptor, path: target, operation: .write)
+            try inject(.synchronize, target)
+            try SystemCalls.synchronize(descriptor, path: target, operation: .write)
+        } catch {
+            SystemCalls.closeIgnoringErrors(descriptor)
+            SystemCalls.removeFileIgnoringErrors(temporary)
+            throw error
+        }
+        do {
+            try SystemCalls.closeChecked(descriptor, path: target, operation: .write)
+            try inject(.close, target)
+            try inject(.rename, target)
+            try SystemCalls.rename(temporary, to: target, operation: .write)
+        } catch {
+            SystemCalls.removeFileIgnoringErrors(temporary)
+            throw error
+        }
+        try inject(.synchronizeDirectory, directoryPath)
+        try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
+        removeStaleTemporaryFiles()
+    }
+
+    /// Creates a new, empty temporary file for a key's archive, with a name no file has.
+    private func createTemporaryFile(for key: StoreKey, target: String) throws(StoreError) -> (String, Int32) {
+        // 64 random bits: a clash is all but impossible, but O_EXCL makes one harmless.
+        for _ in 0..<8 {
+            let name = ArchiveNaming.temporaryName(
+                for: key, processID: SystemCalls.processID, token: UInt64.random(in: .min ... .max))
+            let temporary = path(for: name)
+            try inject(.create, target)
+            if let descriptor = try SystemCalls.createExclusively(temporary, path: target, operation: .write) {
+                return (temporary, descriptor)
+            }
+        }
+        throw StoreError(
+            code: .writeFailed, operation: .write, path: target, reason: "no unused temporary file name found")
+    }
+
+    /// Creates the directory, and any missing parents, with mode `0700` if it does not exist.
+    private func createDirectory(_ path: String) throws(StoreError) {
+        let created: Bool
+        do {
+            created = try SystemCalls.makePrivateDirectory(path, operation: .write)
+        } catch  where SystemCalls.isMissingParent(error) && Self.parent(of: path) != path {
+            try createDirectory(Self.parent(of: path))
+            created = try SystemCalls.makePrivateDirectory(path, operation: .write)
+        }
+        if created {
+            // Make the new directory's name durable, like the archive's; a failure here leaves
+            // the directory usable, so it is not an error of the write.
+            try? SystemCalls.synchronizeDirectory(Self.parent(of: path), operation: .write)
+        }
+    }
+
+    /// Removes temporary files of killed processes, and of failed writes of this process whose
+    /// cleanup failed. Runs while holding ``changes``, so no write of this process is under way.
+    private func removeStaleTemporaryFiles() {
+        guard let names = try? SystemCalls.contentsOfDirectory(directoryPath, operation: .write) else { return }
+        let ownProcess = SystemCalls.processID
+        for name in names {
+            guard case .temporary(let processID) = ArchiveNaming.classify(name),
+                processID == ownProcess || !SystemCalls.processExists(processID)
+            else { continue }
+            SystemCalls.removeFileIgnoringErrors(path(for: name))
+        }
+    }
+
+    /// Throws the injected failure of a step, if any.
+    private func inject(_ step: WriteStep, _ path: String) throws(StoreError) {
+        guard let number = failure?(step) else { return }
+        let code: StoreError.Code =
+            switch step {
+            case .create, .setMode, .write, .close: .writeFailed
+            case .synchronize, .synchronizeDirectory: .syncFailed
+            case .rename: .renameFailed
+            }
+        throw SystemCalls.failure("\(step) failed (injected)", code: code, operation: .write, path: path, errno: number)
+    }
+
+    // MARK: Paths
+
+    /// The path of a file in the directory.
+    private func path(for name: String) -> String {
+        directoryPath == "/" ? "/" + name : directoryPath + "/" + name
+    }
+
+    /// The parent directory of a path; `"/"` for `"/"`.
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,157 @@
+/// The name of one archive in a ``RestorationStore``, such as `"main"` or one per scene.
+///
+/// A key is 1 to 100 characters from `A-Z`, `a-z`, `0-9`, `"."`, `"_"` and `"-"`, does not start
+/// with `"."` and does not contain `".rejected-"` (which names rejected copies). These rules keep
+/// every key a safe, portable file name: no path separators, no `".."`, no hidden files, no
+/// clash with the store's temporary and rejected files.
+///
+/// Make keys from literals for fixed names, and validate names computed at run time:
+///
+/// ```swift
+/// let main: StoreKey = "main"                              // traps if the literal is invalid
+/// let scene = try StoreKey.validated("scene-\(sceneID)")   // throws StoreError
+/// let maybe = StoreKey(rawValue: userInput)                 // nil if invalid
+/// ```
+///
+/// Keys compare and sort by their raw value, byte for byte. On a case-insensitive file system
+/// (the default on Apple platforms) ``FileStore`` stores `"Main"` and `"main"` in the same file,
+/// so don't use keys that differ only in case.
+public struct StoreKey: RawRepresentable, Hashable, Sendable, Comparable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    /// The key's text, such as `"main"`.
+    ///
+    /// ```swift
+    /// StoreKey.main.rawValue  // "main"
+    /// ```
+    public let rawValue: String
+
+    /// The longest key, in characters.
+    static let maximumLength = 100
+
+    /// The text that names rejected copies, which keys may not contain.
+    static let reservedMarker = ".rejected-"
+
+    /// The key of an app's single archive, `"main"`.
+    ///
+    /// ```swift
+    /// let data = try store.read(.main)
+    /// ```
+    public static let main: StoreKey = "main"
+
+    /// Creates a key, or returns `nil` if the text is not a valid key.
+    ///
+    /// ```swift
+    /// StoreKey(rawValue: "scene-1")  // a key
+    /// StoreKey(rawValue: "../x")     // nil
+    /// ```
+    ///
+    /// - Parameter rawValue: 1 to 100 characters of `[A-Za-z0-9._-]`, not starting with `"."`
+    ///   and not containing `".rejected-"`.
+    public init?(rawValue: String) {
+        guard Self.problem(with: rawValue) == nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// Creates a key from a string literal, trapping if the literal is not a valid key.
+    ///
+    /// An invalid literal is a programmer error, so this traps with a message that says what is
+    /// wrong, in every build configuration. Use ``validated(_:)`` for text computed at run time.
+    ///
+    /// ```swift
+    /// let key: StoreKey = "settings"
+    /// ```
+    ///
+    /// - Parameter value: A valid key; see ``StoreKey``.
+    public init(stringLiteral value: String) {
+        if let problem = Self.problem(with: value) {
+            fatalError("Invalid StoreKey literal: \(problem)")
+        }
+        self.rawValue = value
+    }
+
+    /// Returns the key spelled by the text, or throws an error that says why it is not valid.
+    ///
+    /// ```swift
+    /// do {
+    ///     let key = try StoreKey.validated(name)
+    /// } catch {
+    ///     print(error)  // cannot use store key: "a/b" contains "/"; ...
+    /// }
+    /// ```
+    ///
+    /// - Parameter rawValue: The key's text.
+    /// - Returns: The key.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidKey`` if the text is empty,
+    ///   longer than 100 characters, contains a character outside `[A-Za-z0-9._-]`, starts with
+    ///   `"."` or contains `".rejected-"`.
+    public static func validated(_ rawValue: String) throws(StoreError) -> StoreKey {
+        if let problem = problem(with: rawValue) {
+            throw StoreError(code: .invalidKey, operation: .validateKey, reason: problem)
+        }
+        return StoreKey(unchecked: rawValue)
+    }
+
+    /// Creates a key from text already known to be valid.
+    private init(unchecked rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Returns why the text is not a valid key, or `nil` if it is one.
+    static func problem(with text: String) -> String? {
+        let shown = text.count > 40 ? "\"\(text.prefix(40))…\"" : "\"\(text)\""
+        if text.isEmpty {
+            return "the key is empty"
+        }
+        if let bad = text.unicodeScalars.first(where: { !isAllowed($0) }) {
+            let character = bad.isASCII && bad.value >= 0x20 && bad.value != 0x7F ? "\"\(bad)\"" : "U+\(hex(bad.value))"
+            return "\(shown) contains \(character); keys use only A-Z, a-z, 0-9, \".\", \"_\" and \"-\""
+        }
+        // Every scalar is now ASCII, so the count of scalars is the count of characters.
+        if text.unicodeScalars.count > maximumLength {
+            return "\(shown) has \(text.unicodeScalars.count) characters; keys have at most \(maximumLength)"
+        }
+        if text.hasPrefix(".") {
+            return "\(shown) starts with \".\""
+        }
+        if text.contains(reservedMarker) {
+            return "\(shown) contains \"\(reservedMarker)\", which names rejected archives"
+        }
+        return nil
+    }
+
+    /// Whether a scalar may appear in a key.
+    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "A"..."Z", "a"..."z", "0"..."9", ".", "_", "-": true
+        default: false
+        }
+    }
+
+    /// The value in upper-case hexadecimal, at least four digits.
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// Orders keys by their raw values.
+    ///
+    /// ```swift
+    /// ["b", "a"].sorted() as [StoreKey]  // ["a", "b"]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - lhs: A key.
+    ///   - rhs: Another key.
+    /// - Returns: Whether `lhs`'s raw value sorts before `rhs`'s.
+    public static func < (lhs: StoreKey, rhs: StoreKey) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+
+    /// The key's text, such as `"main"`.
+    ///
+    /// ```swift
+    /// print(StoreKey.main)  // main
+    /// ```
+    public var description: String { rawValue }
+}
