@@ -39,6 +39,9 @@ public struct LaunchReport: Sendable, Equatable {
             public static let rootNotRestored = Code(rawValue: "root-not-restored")
             /// The store could not be read.
             public static let storeUnreadable = Code(rawValue: "store-unreadable")
+            /// The previous launch died while restoring this archive (a crash, or a
+            /// kill, during restoration or its extensions); the archive was moved aside.
+            public static let crashedDuringRestoration = Code(rawValue: "crashed-during-restoration")
         }
 
         /// The kind of reason.

@@ -12,6 +12,11 @@ public struct RestorationConfiguration: Sendable {
     public var extensionTimeout: Duration
     /// The clock the timeout is measured on; tests inject a manual one.
     public var clock: any Clock<Duration>
+    /// Restores an archive even when the previous launch died while restoring it.
+    ///
+    /// For debugging only, like the profile Apple offers for UIKit: a crash in
+    /// restoration then repeats at every launch.
+    public var restoresAfterCrash: Bool
 
     /// Creates a configuration.
     ///
@@ -20,10 +25,12 @@ public struct RestorationConfiguration: Sendable {
     ///   - storeKey: The key of the archive in the store.
     ///   - extensionTimeout: How long a launch waits for its extensions.
     ///   - clock: The clock the timeout is measured on.
+    ///   - restoresAfterCrash: Restore even after a launch died restoring (debugging only).
     public init(
         appVersion: String? = nil, storeKey: StoreKey = .main, extensionTimeout: Duration = .seconds(20),
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(), restoresAfterCrash: Bool = false
     ) {
+        self.restoresAfterCrash = restoresAfterCrash
         self.appVersion = appVersion
         self.storeKey = storeKey
         self.extensionTimeout = extensionTimeout

@@ -92,7 +92,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         var report: LaunchReport
         var tree = initialTree
         var restoredAddresses: [[NodeStep]] = []
-        switch readArchive() {
+        var markerNotes: [String] = []
+        switch readArchive(notes: &markerNotes) {
         case .fresh(let freshReport):
             report = freshReport
         case .archive(let archive, let info):
@@ -126,6 +127,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         report.restoredPaths = restoredAddresses.compactMap { address in
             tree.pathOf(address: address)
         }
+        report.notes += markerNotes
 
         await delegate.didFinishLaunching(
             report, context: RestorationContext(identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions))
@@ -136,6 +138,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         for address in restoredAddresses {
             tree.root.finishRestoring(at: address[...])
         }
+        removeRestorationMarker(notes: &report.notes)
         return RestorationSession(tree: tree, report: report)
     }
 
@@ -254,11 +257,18 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     }
 
     /// Reads and checks the archive; anything wrong with it is a fresh launch.
-    private func readArchive() -> ReadResult {
+    ///
+    /// Before decoding, a marker is written beside the archive and it stays until
+    /// the launch completed (``removeRestorationMarker(notes:)``). A marker found
+    /// here means the previous launch died while restoring this archive: UIKit then
+    /// ignores the archive, and so does this, unless
+    /// ``RestorationConfiguration/restoresAfterCrash`` is set.
+    private func readArchive(notes: inout [String]) -> ReadResult {
         let key = configuration.storeKey
         let data: Data
         do {
             guard let stored = try store.read(key) else {
+                removeRestorationMarker(notes: &notes)
                 return .fresh(LaunchReport(outcome: .fresh, freshReason: .init(.noArchive, "no archive was saved")))
             }
             data = stored
@@ -266,6 +276,29 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             return .fresh(
                 LaunchReport(
                     outcome: .fresh, freshReason: .init(.storeUnreadable, "cannot read archive \(key): \(error)")))
+        }
+        if let marker = restorationMarkerKey {
+            if (try? store.read(marker)) != nil {
+                if configuration.restoresAfterCrash {
+                    notes.append("the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
+                } else {
+                    var report = LaunchReport(
+                        outcome: .fresh,
+                        freshReason: .init(
+                            .crashedDuringRestoration,
+                            "the previous launch ended while restoring archive \(key), so it is not restored again"))
+                    reject(key, reason: "crashed-during-restoration", into: &report)
+                    removeRestorationMarker(notes: &report.notes)
+                    return .fresh(report)
+                }
+            }
+            do {
+                try store.write(Data("restoring since \(Date())".utf8), to: marker)
+            } catch {
+                notes.append("crash-loop protection is off for this launch: the marker \(marker) could not be written: \(error)")
+            }
+        } else {
+            notes.append("crash-loop protection is off: no marker key can be made from the store key \(key)")
         }
         do {
             let opened = try ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion)
@@ -275,21 +308,36 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 metadata: archive.metadata, screenCount: archive.screenCount)
             return .archive(archive, info)
         } catch {
-            return .fresh(reject(key, because: error))
+            let check = (error as? ArchiveError)?.code.rawValue ?? "undecodable-body"
+            var report = LaunchReport(
+                outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (\(check)): \(error)"))
+            reject(key, reason: check, into: &report)
+            return .fresh(report)
         }
     }
 
-    /// Moves a bad archive aside and reports which check it failed.
-    private func reject(_ key: StoreKey, because error: any Error) -> LaunchReport {
-        let check = (error as? ArchiveError)?.code.rawValue ?? "undecodable-body"
-        var report = LaunchReport(
-            outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (\(check)): \(error)"))
+    /// The key of the marker that says a restoration is under way.
+    private nonisolated var restorationMarkerKey: StoreKey? {
+        StoreKey(rawValue: configuration.storeKey.rawValue + ".restoring")
+    }
+
+    /// Removes the restoration marker: the launch completed.
+    private func removeRestorationMarker(notes: inout [String]) {
+        guard let marker = restorationMarkerKey else { return }
         do {
-            report.rejectedArchive = try store.reject(key, reason: check)
+            try store.remove(marker)
+        } catch {
+            notes.append("the restoration marker \(marker) could not be removed; the next launch will not restore: \(error)")
+        }
+    }
+
+    /// Moves a bad archive aside, so it can be inspected and the next save starts anew.
+    private func reject(_ key: StoreKey, reason: String, into report: inout LaunchReport) {
+        do {
+            report.rejectedArchive = try store.reject(key, reason: reason)
         } catch {
             report.notes.append("the rejected archive \(key) could not be moved aside: \(error)")
         }
-        return report
     }
 
     private func decodeAppState(_ data: Data?, notes: inout [String]) -> Delegate.AppState? {
