@@ -64,10 +64,8 @@ enum Bytes {
     /// A whole archive: preamble, name table, root value.
     static func archive(names: [String] = [], root: [UInt8]) -> Data {
         var out: [UInt8] = [0x53, 0x52, 0x76, 0x01]
-        out += varint(UInt64(names.count))
-        for name in names {
-            out += varint(UInt64(name.utf8.count)) + Array(name.utf8)
-        }
+        let table = names.flatMap { varint(UInt64($0.utf8.count)) + Array($0.utf8) }
+        out += varint(UInt64(names.count)) + varint(UInt64(table.count)) + table
         return Data(out + root)
     }
 

@@ -90,11 +90,14 @@ final class ArchiveDecodingState {
         var p = ArchiveFormat.preambleSize
         let countOffset = p
         let nameCount = try readVarint(&p, end: size, "field-name count")
+        let tableLength = try readLength(&p, end: size, "field-name table")
+        let tableEnd = p + tableLength
         // Every name takes at least its one-byte length.
-        guard nameCount <= UInt64(size - p) else {
+        guard nameCount <= UInt64(tableLength) else {
             throw ArchiveError(
                 .countExceedsInput,
-                "archive field-name count \(nameCount) at byte \(countOffset) exceeds the \(size - p) bytes remaining",
+                "archive field-name count \(nameCount) at byte \(countOffset) exceeds the \(tableLength)-byte "
+                    + "name table",
                 offset: countOffset
             )
         }
@@ -102,7 +105,7 @@ final class ArchiveDecodingState {
         var seen = Set<String>(minimumCapacity: Int(nameCount))
         for _ in 0..<Int(nameCount) {
             let nameOffset = p
-            let name = try readStringPayload(&p, end: size, "field name")
+            let name = try readStringPayload(&p, end: tableEnd, "field name")
             guard seen.insert(name).inserted else {
                 throw ArchiveError(
                     .duplicateKey,
@@ -111,6 +114,14 @@ final class ArchiveDecodingState {
                 )
             }
             names.append(name)
+        }
+        guard p == tableEnd else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive field-name table declares \(tableLength) bytes but its \(nameCount) names end at byte \(p), "
+                    + "not \(tableEnd)",
+                offset: p
+            )
         }
         stamps = Array(repeating: 0, count: names.count)
         arena.reserveCapacity(Swift.min(size / 4, 1 << 16))
@@ -400,9 +411,14 @@ final class ArchiveDecodingState {
     /// Reads an array or typed array header. Returns where the elements start and end,
     /// how many there are, and the implied element tag (``ArchiveTag/none`` for an array
     /// whose elements carry their own tags).
+    ///
+    /// With `validate`, also walks the elements (skipping each by its length) to check
+    /// that they fill the declared byte length exactly, for callers that read elements
+    /// one at a time and might stop early.
     func openUnkeyed(
         at position: Int,
-        implied: UInt8
+        implied: UInt8,
+        validate: Bool = false
     ) throws(ArchiveError) -> (start: Int, end: Int, count: Int, elementTag: UInt8) {
         var p = position
         let tag = try readTag(&p, end: size, implied: implied)
@@ -430,7 +446,22 @@ final class ArchiveDecodingState {
                 offset: countOffset
             )
         }
-        return (p, end, Int(rawCount), elementTag)
+        let count = Int(rawCount)
+        if validate {
+            var q = p
+            for _ in 0..<count {
+                q = try skipValue(at: q, end: end, implied: elementTag)
+            }
+            guard q == end else {
+                throw ArchiveError(
+                    .lengthMismatch,
+                    "archive array at byte \(position) declares \(end - p) bytes of elements but its \(count) "
+                        + "elements end at byte \(q), not \(end)",
+                    offset: q
+                )
+            }
+        }
+        return (p, end, count, elementTag)
     }
 
     /// The value offset of the entry named `name` in the keyed container indexed at

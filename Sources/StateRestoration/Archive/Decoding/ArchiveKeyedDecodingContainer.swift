@@ -272,7 +272,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         do throws(ArchiveError) {
             let (elementsStart, end, elementCount, elementTag) = try state.openUnkeyed(
                 at: position,
-                implied: ArchiveTag.none
+                implied: ArchiveTag.none,
+                validate: true
             )
             return ArchiveUnkeyedDecodingContainer(
                 state: state,

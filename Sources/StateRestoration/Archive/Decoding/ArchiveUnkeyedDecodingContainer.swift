@@ -172,7 +172,8 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         do throws(ArchiveError) {
             let (elementsStart, elementsEnd, nestedCount, elementTag) = try state.openUnkeyed(
                 at: elementPosition,
-                implied: implied
+                implied: implied,
+                validate: true
             )
             position = next
             currentIndex += 1

@@ -36,7 +36,11 @@ struct ArchiveValueDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         do throws(ArchiveError) {
-            let (start, end, count, elementTag) = try state.openUnkeyed(at: position, implied: implied)
+            let (start, end, count, elementTag) = try state.openUnkeyed(
+                at: position,
+                implied: implied,
+                validate: true
+            )
             return ArchiveUnkeyedDecodingContainer(
                 state: state,
                 position: start,

@@ -430,7 +430,9 @@ final class ArchiveEncodingState {
     /// with the container headers spliced in.
     func finish() -> Data {
         closeFrames(above: -1)
-        let namesSize = ArchiveFormat.varintSize(UInt64(names.count)) + namesByteCount
+        let namesSize =
+            ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))
+            + namesByteCount
         let total = ArchiveFormat.preambleSize + namesSize + count + rootExtra
         let out = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
         var o = 0
@@ -440,6 +442,7 @@ final class ArchiveEncodingState {
         out[3] = ArchiveFormat.version
         o = ArchiveFormat.preambleSize
         o += Self.storeVarint(UInt64(names.count), at: out + o)
+        o += Self.storeVarint(UInt64(namesByteCount), at: out + o)
         for var name in names {
             name.withUTF8 { utf8 in
                 o += Self.storeVarint(UInt64(utf8.count), at: out + o)

@@ -7,6 +7,7 @@
 /// | 3 | magic `"SRv"` (0x53 0x52 0x76) |
 /// | 1 | format version (1) |
 /// | varint | number of field names N |
+/// | varint | byte length of the names that follow |
 /// | N × (varint length, UTF-8) | the field-name table, in order of first use |
 /// | … | the root value (tag byte, payload) |
 enum ArchiveFormat {
