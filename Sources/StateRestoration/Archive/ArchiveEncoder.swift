@@ -1,0 +1,52 @@
+public import Foundation
+
+/// Encodes any `Encodable` value into the compact, self-describing binary archive format.
+///
+/// `ArchiveEncoder` is shaped like `JSONEncoder`: configure it, then call
+/// ``encode(_:)``. The output starts with a 4-byte preamble (magic `SRv` and a format
+/// version), then the table of field names (each name stored once per archive), then
+/// the root value. Every value carries a one-byte type tag; integers are varints
+/// (zigzag for signed ones); keyed containers refer to field names by their index in
+/// the table; containers are length-prefixed so that a reader can skip them. `Data`,
+/// `Date`, `UUID`, `URL` and arrays of scalars have compact dedicated encodings. See
+/// `Documentation/ArchiveFormat.md` for the byte-level layout.
+///
+/// Values are written straight into one growing buffer with no intermediate tree.
+/// Containers must be used in nesting order: once you write to a container, the nested
+/// containers and super encoders created from it before are closed, and writing to
+/// them throws an `EncodingError`.
+///
+/// ```swift
+/// struct Screen: Codable { var id: UUID; var title: String; var scroll: Double }
+/// let data = try ArchiveEncoder().encode(Screen(id: UUID(), title: "Inbox", scroll: 120))
+/// let screen = try ArchiveDecoder().decode(Screen.self, from: data)
+/// ```
+public struct ArchiveEncoder: Sendable {
+    /// Values handed to `encode(to:)` implementations through `Encoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates an encoder with an empty `userInfo`.
+    ///
+    /// ```swift
+    /// let encoder = ArchiveEncoder()
+    /// ```
+    public init() {}
+
+    /// Encodes `value` into a standalone archive.
+    ///
+    /// ```swift
+    /// let data = try ArchiveEncoder().encode(["a": 1, "b": 2])
+    /// ```
+    ///
+    /// - Parameter value: The value to encode.
+    /// - Returns: The archive bytes.
+    /// - Throws: `EncodingError.invalidValue` when the value's `encode(to:)` misuses
+    ///   the Encoder API (writes a key twice in one container, writes to a container
+    ///   after its parent moved on, or encodes two single values into one slot), or
+    ///   any error the value's `encode(to:)` throws.
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        let state = ArchiveEncodingState(userInfo: userInfo)
+        try state.encodeGeneric(value, parent: -1, depth: 0)
+        return state.finish()
+    }
+}

@@ -1,0 +1,171 @@
+/// An error in the archive domain: a malformed, truncated, corrupted or unsupported archive.
+///
+/// Every failure carries a machine-readable ``code``, a one-line ``message`` that names
+/// what failed and where, the byte ``offset`` at which it was found when there is one,
+/// and the ``underlyingError`` that caused it, if any. ``ArchiveDecoder`` wraps an
+/// `ArchiveError` as the `underlyingError` of a `DecodingError` so that Codable callers
+/// still see the coding path.
+///
+/// ```swift
+/// do {
+///     _ = try ArchiveValue(decoding: blob)
+/// } catch where error.code == .truncated {
+///     print(error) // archive truncated at byte 112: expected 8-byte double
+/// }
+/// ```
+public struct ArchiveError: Error, Sendable, CustomStringConvertible {
+    /// A machine-readable kind of archive failure; extensible with new static members.
+    ///
+    /// Codes compare by their raw string, so a code added by a later version of the
+    /// package never collides with an existing one.
+    ///
+    /// ```swift
+    /// if error.code == .checksumMismatch { discardArchive() }
+    /// ```
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The stable string that identifies the code, such as `"truncated"`.
+        public var rawValue: String
+
+        /// Creates a code from its stable string.
+        ///
+        /// ```swift
+        /// let code = ArchiveError.Code(rawValue: "truncated") // == .truncated
+        /// ```
+        ///
+        /// - Parameter rawValue: The stable string that identifies the code.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The code's raw string.
+        ///
+        /// ```swift
+        /// print(ArchiveError.Code.badMagic) // badMagic
+        /// ```
+        public var description: String { rawValue }
+
+        /// The input ended before a complete value, header or body was read.
+        ///
+        /// ```swift
+        /// #expect(error.code == .truncated)
+        /// ```
+        public static let truncated = Code(rawValue: "truncated")
+        /// The input does not start with the expected magic bytes.
+        ///
+        /// ```swift
+        /// #expect(error.code == .badMagic)
+        /// ```
+        public static let badMagic = Code(rawValue: "badMagic")
+        /// The input was written by a format version this build cannot read.
+        ///
+        /// ```swift
+        /// #expect(error.code == .unsupportedVersion)
+        /// ```
+        public static let unsupportedVersion = Code(rawValue: "unsupportedVersion")
+        /// The stored checksum does not match the checksum of the bytes read.
+        ///
+        /// ```swift
+        /// #expect(error.code == .checksumMismatch)
+        /// ```
+        public static let checksumMismatch = Code(rawValue: "checksumMismatch")
+        /// A declared length disagrees with the bytes present (for example trailing bytes).
+        ///
+        /// ```swift
+        /// #expect(error.code == .lengthMismatch)
+        /// ```
+        public static let lengthMismatch = Code(rawValue: "lengthMismatch")
+        /// A type tag, field-name index or flag has a value the format does not define.
+        ///
+        /// ```swift
+        /// #expect(error.code == .invalidTag)
+        /// ```
+        public static let invalidTag = Code(rawValue: "invalidTag")
+        /// A string or field name is not valid UTF-8.
+        ///
+        /// ```swift
+        /// #expect(error.code == .invalidUTF8)
+        /// ```
+        public static let invalidUTF8 = Code(rawValue: "invalidUTF8")
+        /// Containers are nested deeper than the decoder's depth limit.
+        ///
+        /// ```swift
+        /// #expect(error.code == .depthLimitExceeded)
+        /// ```
+        public static let depthLimitExceeded = Code(rawValue: "depthLimitExceeded")
+        /// A count or length is larger than the remaining input could possibly hold.
+        ///
+        /// ```swift
+        /// #expect(error.code == .countExceedsInput)
+        /// ```
+        public static let countExceedsInput = Code(rawValue: "countExceedsInput")
+        /// A keyed container, or the field-name table, names the same key twice.
+        ///
+        /// ```swift
+        /// #expect(error.code == .duplicateKey)
+        /// ```
+        public static let duplicateKey = Code(rawValue: "duplicateKey")
+        /// A value is well formed but has a different type than the one requested.
+        ///
+        /// ```swift
+        /// #expect(error.code == .typeMismatch)
+        /// ```
+        public static let typeMismatch = Code(rawValue: "typeMismatch")
+        /// A value is well formed but invalid for its type (a NaN date, an out-of-range integer).
+        ///
+        /// ```swift
+        /// #expect(error.code == .invalidValue)
+        /// ```
+        public static let invalidValue = Code(rawValue: "invalidValue")
+        /// A non-optional value was requested where the archive holds null.
+        ///
+        /// ```swift
+        /// #expect(error.code == .valueNotFound)
+        /// ```
+        public static let valueNotFound = Code(rawValue: "valueNotFound")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// One line naming what failed and where, such as
+    /// `archive truncated at byte 112: expected 8-byte double`.
+    public var message: String
+    /// The byte offset in the input at which the failure was found, when there is one.
+    public var offset: Int?
+    /// The error that caused this one, if any.
+    public var underlyingError: (any Error & Sendable)?
+
+    /// Creates an archive error.
+    ///
+    /// ```swift
+    /// throw ArchiveError(.badMagic, "not a restoration archive: bad magic at byte 0", offset: 0)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - code: What kind of failure this is.
+    ///   - message: One line naming what failed and where.
+    ///   - offset: The byte offset at which the failure was found, if any.
+    ///   - underlyingError: The error that caused this one, if any.
+    public init(
+        _ code: Code,
+        _ message: String,
+        offset: Int? = nil,
+        underlyingError: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+        self.underlyingError = underlyingError
+    }
+
+    /// The one-line message, followed by the underlying error when there is one.
+    ///
+    /// ```swift
+    /// print(error) // archive truncated at byte 112: expected 8-byte double
+    /// ```
+    public var description: String {
+        if let underlyingError {
+            return "\(message) (caused by: \(underlyingError))"
+        }
+        return message
+    }
+}

@@ -1,0 +1,501 @@
+import Foundation
+
+/// The state of one decode: a private copy of the input, the field-name table, and the
+/// scratch space that keyed containers use to find their entries.
+///
+/// Every read is bounds-checked against an explicit end offset and throws an
+/// ``ArchiveError`` naming the byte offset; no input can make a read go out of bounds.
+/// Containers are length-prefixed, so a keyed container is indexed by scanning its
+/// entries once (skipping each value by its length, without decoding it) into a shared
+/// arena; lookups then compare the requested key with the entry names, trying the entry
+/// after the previous hit first, which is the right one when a type decodes its fields
+/// in the order it encoded them.
+final class ArchiveDecodingState {
+    /// A private copy of the input, so that a `Decoder` that escapes its `init(from:)`
+    /// can never read freed memory.
+    let bytes: UnsafeMutablePointer<UInt8>
+    let size: Int
+    let maximumDepth: Int
+    let userInfo: [CodingUserInfoKey: any Sendable]
+
+    /// The field-name table.
+    var names: [String] = []
+    /// Offset of the root value.
+    var rootPosition = 0
+
+    /// Keyed-container index: for a container whose index starts at `s`, `arena[s]` is
+    /// the entry to try first, and `arena[s + 1 + 2i]`, `arena[s + 2 + 2i]` are entry
+    /// `i`'s name index and value offset.
+    var arena: [Int] = []
+    /// `stamps[name] == serial` while scanning the container with that serial number
+    /// means the name was already seen in it: a duplicate key.
+    var stamps: [Int] = []
+    var serial = 0
+    /// Nested `init(from:)` calls in progress, against ``maximumDepth``.
+    var nesting = 0
+    /// Coding-path keys of the value being decoded; a decoder or container at depth `d`
+    /// reports the first `d` of them.
+    var path: [any CodingKey] = []
+
+    /// Copies `data`, then validates the preamble, reads the field-name table, and checks
+    /// that the root value ends exactly at the end of the input.
+    init(
+        copying data: Data,
+        maximumDepth: Int,
+        userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws(ArchiveError) {
+        let size = data.count
+        self.size = size
+        self.bytes = .allocate(capacity: Swift.max(size, 1))
+        data.copyBytes(to: bytes, count: size)
+        self.maximumDepth = maximumDepth
+        self.userInfo = userInfo
+        try readPreamble()
+    }
+
+    deinit {
+        bytes.deallocate()
+    }
+
+    private func readPreamble() throws(ArchiveError) {
+        let magic = [ArchiveFormat.magic.0, ArchiveFormat.magic.1, ArchiveFormat.magic.2]
+        for index in 0..<3 {
+            guard index < size else {
+                throw ArchiveError(
+                    .truncated,
+                    "archive truncated at byte \(index): expected the 4-byte preamble (magic 'SRv' and version), "
+                        + "found \(size) bytes",
+                    offset: index
+                )
+            }
+            guard bytes[index] == magic[index] else {
+                let found = (0..<Swift.min(size, 3)).map { Self.hex(bytes[$0]) }.joined(separator: " ")
+                throw ArchiveError(
+                    .badMagic,
+                    "not an archive: bad magic at byte 0: found \(found), expected 53 52 76 ('SRv')",
+                    offset: 0
+                )
+            }
+        }
+        guard size > 3 else {
+            throw ArchiveError(.truncated, "archive truncated at byte 3: expected the format version byte", offset: 3)
+        }
+        guard bytes[3] == ArchiveFormat.version else {
+            throw ArchiveError(
+                .unsupportedVersion,
+                "unsupported archive format version \(bytes[3]) at byte 3 (supported: \(ArchiveFormat.version))",
+                offset: 3
+            )
+        }
+        var p = ArchiveFormat.preambleSize
+        let countOffset = p
+        let nameCount = try readVarint(&p, end: size, "field-name count")
+        let tableLength = try readLength(&p, end: size, "field-name table")
+        let tableEnd = p + tableLength
+        // Every name takes at least its one-byte length.
+        guard nameCount <= UInt64(tableLength) else {
+            throw ArchiveError(
+                .countExceedsInput,
+                "archive field-name count \(nameCount) at byte \(countOffset) exceeds the \(tableLength)-byte "
+                    + "name table",
+                offset: countOffset
+            )
+        }
+        names.reserveCapacity(Int(nameCount))
+        var seen = Set<String>(minimumCapacity: Int(nameCount))
+        for _ in 0..<Int(nameCount) {
+            let nameOffset = p
+            let name = try readStringPayload(&p, end: tableEnd, "field name")
+            guard seen.insert(name).inserted else {
+                throw ArchiveError(
+                    .duplicateKey,
+                    "duplicate field name '\(name)' at byte \(nameOffset) in the archive's name table",
+                    offset: nameOffset
+                )
+            }
+            names.append(name)
+        }
+        guard p == tableEnd else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive field-name table declares \(tableLength) bytes but its \(nameCount) names end at byte \(p), "
+                    + "not \(tableEnd)",
+                offset: p
+            )
+        }
+        stamps = Array(repeating: 0, count: names.count)
+        arena.reserveCapacity(Swift.min(size / 4, 1 << 16))
+        rootPosition = p
+        let rootEnd = try skipValue(at: p, end: size, implied: ArchiveTag.none)
+        guard rootEnd == size else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive has \(size - rootEnd) trailing bytes at byte \(rootEnd) after the root value",
+                offset: rootEnd
+            )
+        }
+    }
+
+    // MARK: - Errors
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 16 ? "0" + digits : digits
+    }
+
+    @inline(never)
+    func truncated(at offset: Int, _ expected: String) -> ArchiveError {
+        ArchiveError(.truncated, "archive truncated at byte \(offset): expected \(expected)", offset: offset)
+    }
+
+    @inline(never)
+    func mismatch(_ expected: String, found tag: UInt8, at offset: Int) -> ArchiveError {
+        if tag == ArchiveTag.null {
+            return ArchiveError(
+                .valueNotFound,
+                "archive value at byte \(offset) is null, expected \(expected)",
+                offset: offset
+            )
+        }
+        guard tag <= ArchiveTag.keyed else {
+            return invalidTag(tag, at: offset)
+        }
+        return ArchiveError(
+            .typeMismatch,
+            "archive type mismatch at byte \(offset): expected \(expected), found \(ArchiveTag.name(tag))",
+            offset: offset
+        )
+    }
+
+    @inline(never)
+    func invalidTag(_ tag: UInt8, at offset: Int) -> ArchiveError {
+        ArchiveError(.invalidTag, "archive has invalid type tag 0x\(Self.hex(tag)) at byte \(offset)", offset: offset)
+    }
+
+    @inline(never)
+    func notRepresentable(_ value: String, as type: Any.Type, at offset: Int) -> ArchiveError {
+        ArchiveError(
+            .invalidValue,
+            "archive number \(value) at byte \(offset) does not fit in \(type)",
+            offset: offset
+        )
+    }
+
+    /// Converts an archive error into the `DecodingError` a Codable caller expects,
+    /// with the coding path appended to the message.
+    @inline(never)
+    func decodingError(
+        _ error: ArchiveError,
+        type: Any.Type,
+        depth: Int,
+        key: (any CodingKey)?
+    ) -> DecodingError {
+        var path = codingPath(depth: depth)
+        if let key { path.append(key) }
+        var located = error
+        if !path.isEmpty {
+            located.message += " (coding path: \(Self.render(path)))"
+        }
+        let context = DecodingError.Context(
+            codingPath: path,
+            debugDescription: located.message,
+            underlyingError: located
+        )
+        switch error.code {
+        case .typeMismatch: return .typeMismatch(type, context)
+        case .valueNotFound: return .valueNotFound(type, context)
+        default: return .dataCorrupted(context)
+        }
+    }
+
+    static func render(_ path: [any CodingKey]) -> String {
+        path.map { key in
+            if let index = key as? ArchiveIndexKey { return String(index.index) }
+            return key.stringValue
+        }
+        .joined(separator: ".")
+    }
+
+    // MARK: - Coding path
+
+    @inline(__always)
+    func setPath(depth: Int, key: some CodingKey) {
+        if path.count > depth {
+            path.removeLast(path.count - depth)
+        }
+        path.append(key)
+    }
+
+    func codingPath(depth: Int) -> [any CodingKey] {
+        Array(path.prefix(depth))
+    }
+
+    var userInfoForCoding: [CodingUserInfoKey: Any] {
+        var result: [CodingUserInfoKey: Any] = [:]
+        for (key, value) in userInfo {
+            result[key] = value
+        }
+        return result
+    }
+
+    // MARK: - Primitive reads
+
+    @inline(__always)
+    func readTag(_ p: inout Int, end: Int, implied: UInt8) throws(ArchiveError) -> UInt8 {
+        if implied != ArchiveTag.none { return implied }
+        guard p < end else { throw truncated(at: p, "a type tag") }
+        let tag = bytes[p]
+        p &+= 1
+        return tag
+    }
+
+    @inline(__always)
+    func readVarint(_ p: inout Int, end: Int, _ what: @autoclosure () -> String) throws(ArchiveError) -> UInt64 {
+        if p < end {
+            let first = bytes[p]
+            if first < 0x80 {
+                p &+= 1
+                return UInt64(first)
+            }
+        }
+        return try readVarintSlow(&p, end: end, what())
+    }
+
+    @inline(never)
+    func readVarintSlow(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var q = p
+        while true {
+            guard q < end else { throw truncated(at: q, "a varint (\(what))") }
+            let byte = bytes[q]
+            q += 1
+            if shift == 63 && byte > 1 {
+                throw ArchiveError(
+                    .invalidValue,
+                    "archive varint (\(what)) at byte \(p) overflows 64 bits",
+                    offset: p
+                )
+            }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        p = q
+        return result
+    }
+
+    /// Reads a byte length and checks that that many bytes remain before `end`.
+    @inline(__always)
+    func readLength(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> Int {
+        let length = try readVarint(&p, end: end, "\(what) length")
+        guard length <= UInt64(end &- p) else {
+            throw truncated(at: p, "\(length)-byte \(what), found \(end - p) bytes")
+        }
+        return Int(length)
+    }
+
+    @inline(__always)
+    func need(_ count: Int, _ p: Int, end: Int, _ what: @autoclosure () -> String) throws(ArchiveError) {
+        guard end &- p >= count else { throw truncated(at: p, what()) }
+    }
+
+    @inline(__always)
+    func loadUInt64(at p: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(bytes + p).loadUnaligned(as: UInt64.self))
+    }
+
+    @inline(__always)
+    func loadUInt32(at p: Int) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(bytes + p).loadUnaligned(as: UInt32.self))
+    }
+
+    // MARK: - Skipping
+
+    /// Returns the offset just past the value at `p`, checking only its extent.
+    func skipValue(at p: Int, end: Int, implied: UInt8) throws(ArchiveError) -> Int {
+        var q = p
+        let tag = try readTag(&q, end: end, implied: implied)
+        switch tag {
+        case ArchiveTag.null, ArchiveTag.boolFalse, ArchiveTag.boolTrue:
+            return q
+        case ArchiveTag.int, ArchiveTag.uint:
+            _ = try readVarint(&q, end: end, "integer")
+            return q
+        case ArchiveTag.float32:
+            try need(4, q, end: end, "4-byte float")
+            return q + 4
+        case ArchiveTag.float64:
+            try need(8, q, end: end, "8-byte double")
+            return q + 8
+        case ArchiveTag.date:
+            try need(8, q, end: end, "8-byte date")
+            return q + 8
+        case ArchiveTag.uuid:
+            try need(16, q, end: end, "16-byte UUID")
+            return q + 16
+        case ArchiveTag.string, ArchiveTag.data, ArchiveTag.url:
+            let length = try readLength(&q, end: end, ArchiveTag.name(tag))
+            return q + length
+        case ArchiveTag.array, ArchiveTag.typedArray, ArchiveTag.keyed:
+            _ = try readVarint(&q, end: end, "element count")
+            let length = try readLength(&q, end: end, ArchiveTag.name(tag))
+            return q + length
+        default:
+            throw invalidTag(tag, at: p)
+        }
+    }
+
+    // MARK: - Containers
+
+    /// Reads a keyed container's header and indexes its entries into the arena,
+    /// rejecting unknown name indices, duplicate keys and a wrong byte length.
+    /// Returns the index's start in the arena, the entry count and the container's end.
+    func openKeyed(at position: Int, implied: UInt8) throws(ArchiveError) -> (start: Int, count: Int, end: Int) {
+        var p = position
+        let tag = try readTag(&p, end: size, implied: implied)
+        guard tag == ArchiveTag.keyed else { throw mismatch("a keyed container", found: tag, at: position) }
+        let countOffset = p
+        let rawCount = try readVarint(&p, end: size, "entry count")
+        let length = try readLength(&p, end: size, "keyed container")
+        let end = p + length
+        // Each entry takes at least two bytes: a name index and a type tag.
+        guard rawCount <= UInt64(length / 2) else {
+            throw ArchiveError(
+                .countExceedsInput,
+                "archive keyed container at byte \(position) declares \(rawCount) entries (at byte \(countOffset)) "
+                    + "but holds only \(length) bytes",
+                offset: countOffset
+            )
+        }
+        let count = Int(rawCount)
+        serial &+= 1
+        let start = arena.count
+        arena.append(0)
+        for _ in 0..<count {
+            let nameOffset = p
+            let name = try readVarint(&p, end: end, "field-name index")
+            guard name < UInt64(names.count) else {
+                throw ArchiveError(
+                    .invalidTag,
+                    "archive field-name index \(name) at byte \(nameOffset) is outside the name table "
+                        + "(\(names.count) names)",
+                    offset: nameOffset
+                )
+            }
+            let nameIndex = Int(name)
+            guard stamps[nameIndex] != serial else {
+                throw ArchiveError(
+                    .duplicateKey,
+                    "archive keyed container at byte \(position) has duplicate key '\(names[nameIndex])' "
+                        + "at byte \(nameOffset)",
+                    offset: nameOffset
+                )
+            }
+            stamps[nameIndex] = serial
+            arena.append(nameIndex)
+            arena.append(p)
+            p = try skipValue(at: p, end: end, implied: ArchiveTag.none)
+        }
+        guard p == end else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive keyed container at byte \(position) declares \(length) bytes but its \(count) entries "
+                    + "end at byte \(p), not \(end)",
+                offset: p
+            )
+        }
+        return (start, count, end)
+    }
+
+    /// Reads an array or typed array header. Returns where the elements start and end,
+    /// how many there are, and the implied element tag (``ArchiveTag/none`` for an array
+    /// whose elements carry their own tags).
+    ///
+    /// With `validate`, also walks the elements (skipping each by its length) to check
+    /// that they fill the declared byte length exactly, for callers that read elements
+    /// one at a time and might stop early.
+    func openUnkeyed(
+        at position: Int,
+        implied: UInt8,
+        validate: Bool = false
+    ) throws(ArchiveError) -> (start: Int, end: Int, count: Int, elementTag: UInt8) {
+        var p = position
+        let tag = try readTag(&p, end: size, implied: implied)
+        guard tag == ArchiveTag.array || tag == ArchiveTag.typedArray else {
+            throw mismatch("an array", found: tag, at: position)
+        }
+        let countOffset = p
+        let rawCount = try readVarint(&p, end: size, "element count")
+        let length = try readLength(&p, end: size, "array")
+        let end = p + length
+        var elementTag = ArchiveTag.none
+        var minimumSize = 1
+        if tag == ArchiveTag.typedArray {
+            try need(1, p, end: end, "the element tag of a typed array")
+            elementTag = bytes[p]
+            guard ArchiveTag.isTypedElement(elementTag) else { throw invalidTag(elementTag, at: p) }
+            p += 1
+            minimumSize = ArchiveTag.minimumPayloadSize(elementTag)
+        }
+        guard rawCount <= UInt64((end - p) / minimumSize) else {
+            throw ArchiveError(
+                .countExceedsInput,
+                "archive array at byte \(position) declares \(rawCount) elements (at byte \(countOffset)) "
+                    + "but holds only \(end - p) bytes",
+                offset: countOffset
+            )
+        }
+        let count = Int(rawCount)
+        if validate {
+            var q = p
+            for _ in 0..<count {
+                q = try skipValue(at: q, end: end, implied: elementTag)
+            }
+            guard q == end else {
+                throw ArchiveError(
+                    .lengthMismatch,
+                    "archive array at byte \(position) declares \(end - p) bytes of elements but its \(count) "
+                        + "elements end at byte \(q), not \(end)",
+                    offset: q
+                )
+            }
+        }
+        return (p, end, count, elementTag)
+    }
+
+    /// The value offset of the entry named `name` in the keyed container indexed at
+    /// `start`, or -1. Tries the entry after the previous hit first.
+    @inline(__always)
+    func findEntry(start: Int, count: Int, name: String) -> Int {
+        let cursor = arena[start]
+        if cursor < count {
+            let entry = start &+ 1 &+ 2 &* cursor
+            if names[arena[entry]] == name {
+                arena[start] = cursor &+ 1
+                return arena[entry &+ 1]
+            }
+        }
+        return findEntrySlow(start: start, count: count, name: name)
+    }
+
+    @inline(never)
+    func findEntrySlow(start: Int, count: Int, name: String) -> Int {
+        var entry = start + 1
+        for index in 0..<count {
+            if names[arena[entry]] == name {
+                arena[start] = index + 1
+                return arena[entry + 1]
+            }
+            entry += 2
+        }
+        return -1
+    }
+
+    /// The tag of the value at `position` without consuming it.
+    @inline(__always)
+    func peekTag(at position: Int, implied: UInt8) -> UInt8 {
+        if implied != ArchiveTag.none { return implied }
+        return position < size ? bytes[position] : ArchiveTag.none
+    }
+}

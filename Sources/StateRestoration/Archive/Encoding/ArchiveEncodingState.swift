@@ -1,0 +1,482 @@
+import Foundation
+
+/// The mutable state of one `ArchiveEncoder.encode(_:)` call: the output bytes, the
+/// field-name table and the stack of open containers.
+///
+/// Values are written straight into one growing byte buffer, with no intermediate tree.
+/// A container's header (its element count and byte length) is not known until the
+/// container is closed, so the buffer holds each container's tag followed directly by
+/// its content; the closed container's count and payload length are recorded in a
+/// ``Frame``, and ``finish()`` splices the headers in while it copies the buffer into
+/// the final `Data` (one pass, no memmove per container).
+///
+/// Containers are closed in stack order: writing to a container closes every container
+/// opened inside it since. Writing to a container after it was closed that way is an
+/// `EncodingError` rather than a silently wrong archive.
+final class ArchiveEncodingState {
+    /// One container, open or closed.
+    struct Frame {
+        /// Offset in the raw buffer just after the container's tag byte.
+        var contentStart: Int
+        /// Number of entries (keyed) or elements (unkeyed) written so far.
+        var count = 0
+        /// Bytes of headers of closed containers nested inside this one.
+        var extra = 0
+        /// Final payload length, headers of nested containers included; set on close.
+        var payloadLength = 0
+        /// Position in the key-ownership undo log when the container was opened.
+        var undoStart: Int
+        /// The container's tag: keyed, array or typed array.
+        var tag: UInt8
+        var isOpen = true
+    }
+
+    /// Outcome of starting an entry in a container.
+    enum EntryStatus {
+        case ok
+        case closed
+        case duplicateKey
+    }
+
+    // The raw buffer: the body without container headers.
+    var bytes: UnsafeMutablePointer<UInt8>
+    var count = 0
+    var capacity: Int
+
+    // The field-name table, in order of first use.
+    var names: [String] = []
+    var indexByName: [String: Int] = [:]
+    var namesByteCount = 0
+    /// `successor[i + 1]` is the name that followed name `i` last time (index 0: start);
+    /// repeated structures hit this prediction and skip hashing the key.
+    var successor: [Int] = [-1]
+    var previousName = 0
+
+    var frames: [Frame] = []
+    var openFrames: [Int] = []
+    /// Header bytes of closed top-level containers.
+    var rootExtra = 0
+
+    /// `keyOwner[name]` is the open keyed container that last wrote `name`, for
+    /// duplicate-key detection; the undo log restores it when a container closes.
+    var keyOwner: [Int] = []
+    var undoNames: [Int] = []
+    var undoOwners: [Int] = []
+
+    /// Coding-path keys of the value being encoded; an encoder or container at depth
+    /// `d` reports the first `d` of them.
+    var path: [any CodingKey] = []
+    /// A value slot created by `superEncoder()` that may still be empty.
+    var pendingSlot = -1
+    let userInfo: [CodingUserInfoKey: any Sendable]
+
+    init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096) {
+        self.userInfo = userInfo
+        self.capacity = capacity
+        self.bytes = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+    }
+
+    // MARK: - Raw buffer
+
+    @inline(__always)
+    func ensure(_ needed: Int) {
+        if capacity &- count < needed { grow(needed) }
+    }
+
+    @inline(never)
+    func grow(_ needed: Int) {
+        let newCapacity = Swift.max(capacity &* 2, count + needed)
+        let newBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBytes.initialize(from: bytes, count: count)
+        bytes.deallocate()
+        bytes = newBytes
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func appendByte(_ byte: UInt8) {
+        ensure(1)
+        bytes[count] = byte
+        count &+= 1
+    }
+
+    /// Appends a varint; the caller has ensured 10 bytes of capacity.
+    @inline(__always)
+    func appendVarintUnchecked(_ value: UInt64) {
+        var value = value
+        var position = count
+        while value >= 0x80 {
+            bytes[position] = UInt8(truncatingIfNeeded: value) | 0x80
+            value >>= 7
+            position &+= 1
+        }
+        bytes[position] = UInt8(truncatingIfNeeded: value)
+        count = position &+ 1
+    }
+
+    @inline(__always)
+    func appendVarint(_ value: UInt64) {
+        ensure(10)
+        appendVarintUnchecked(value)
+    }
+
+    @inline(__always)
+    func appendRaw(_ source: UnsafeRawBufferPointer) {
+        guard let base = source.baseAddress, source.count > 0 else { return }
+        ensure(source.count)
+        UnsafeMutableRawPointer(bytes + count).copyMemory(from: base, byteCount: source.count)
+        count &+= source.count
+    }
+
+    // MARK: - Scalars (tag and payload)
+
+    @inline(__always)
+    func writeNull() {
+        appendByte(ArchiveTag.null)
+    }
+
+    @inline(__always)
+    func writeBool(_ value: Bool) {
+        appendByte(value ? ArchiveTag.boolTrue : ArchiveTag.boolFalse)
+    }
+
+    @inline(__always)
+    func writeInt(_ value: Int64) {
+        ensure(11)
+        bytes[count] = ArchiveTag.int
+        count &+= 1
+        appendVarintUnchecked(ArchiveFormat.zigzag(value))
+    }
+
+    @inline(__always)
+    func writeUInt(_ value: UInt64) {
+        ensure(11)
+        bytes[count] = ArchiveTag.uint
+        count &+= 1
+        appendVarintUnchecked(value)
+    }
+
+    @inline(__always)
+    func writeFloatPayload(_ value: Float) {
+        ensure(4)
+        UnsafeMutableRawPointer(bytes + count).storeBytes(of: value.bitPattern.littleEndian, as: UInt32.self)
+        count &+= 4
+    }
+
+    @inline(__always)
+    func writeFloat(_ value: Float) {
+        appendByte(ArchiveTag.float32)
+        writeFloatPayload(value)
+    }
+
+    @inline(__always)
+    func writeDoublePayload(_ value: Double) {
+        ensure(8)
+        UnsafeMutableRawPointer(bytes + count).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
+        count &+= 8
+    }
+
+    @inline(__always)
+    func writeDouble(_ value: Double) {
+        appendByte(ArchiveTag.float64)
+        writeDoublePayload(value)
+    }
+
+    @inline(__always)
+    func writeStringPayload(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            ensure(utf8.count &+ 10)
+            appendVarintUnchecked(UInt64(utf8.count))
+            if let base = utf8.baseAddress, utf8.count > 0 {
+                (bytes + count).initialize(from: base, count: utf8.count)
+                count &+= utf8.count
+            }
+        }
+    }
+
+    @inline(__always)
+    func writeString(_ value: String) {
+        appendByte(ArchiveTag.string)
+        writeStringPayload(value)
+    }
+
+    func writeDataPayload(_ value: Data) {
+        appendVarint(UInt64(value.count))
+        value.withUnsafeBytes { appendRaw($0) }
+    }
+
+    func writeData(_ value: Data) {
+        appendByte(ArchiveTag.data)
+        writeDataPayload(value)
+    }
+
+    @inline(__always)
+    func writeDate(_ value: Date) {
+        appendByte(ArchiveTag.date)
+        writeDoublePayload(value.timeIntervalSinceReferenceDate)
+    }
+
+    @inline(__always)
+    func writeUUIDPayload(_ value: UUID) {
+        ensure(16)
+        withUnsafeBytes(of: value.uuid) { raw in
+            if let base = raw.baseAddress {
+                UnsafeMutableRawPointer(bytes + count).copyMemory(from: base, byteCount: 16)
+            }
+        }
+        count &+= 16
+    }
+
+    @inline(__always)
+    func writeUUID(_ value: UUID) {
+        appendByte(ArchiveTag.uuid)
+        writeUUIDPayload(value)
+    }
+
+    func writeURL(_ value: URL) {
+        appendByte(ArchiveTag.url)
+        writeStringPayload(value.absoluteString)
+    }
+
+    // MARK: - Field names
+
+    /// The index of `name` in the field-name table, adding it on first use.
+    @inline(__always)
+    func nameIndex(for name: String) -> Int {
+        let predicted = successor[previousName]
+        if predicted >= 0 && names[predicted] == name {
+            previousName = predicted &+ 1
+            return predicted
+        }
+        return nameIndexSlow(for: name)
+    }
+
+    @inline(never)
+    func nameIndexSlow(for name: String) -> Int {
+        let index: Int
+        if let existing = indexByName[name] {
+            index = existing
+        } else {
+            index = names.count
+            names.append(name)
+            indexByName[name] = index
+            successor.append(-1)
+            keyOwner.append(-1)
+            let length = name.utf8.count
+            namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
+        }
+        successor[previousName] = index
+        previousName = index &+ 1
+        return index
+    }
+
+    // MARK: - Containers
+
+    /// Writes `tag` and opens a container frame for it.
+    @inline(__always)
+    func openFrame(tag: UInt8) -> Int {
+        appendByte(tag)
+        let index = frames.count
+        frames.append(Frame(contentStart: count, undoStart: undoNames.count, tag: tag))
+        openFrames.append(index)
+        return index
+    }
+
+    /// Closes the innermost open container, recording its header size with its parent.
+    @inline(__always)
+    func closeTopFrame() {
+        let index = openFrames.removeLast()
+        let frame = frames[index]
+        let payloadLength = count - frame.contentStart + frame.extra
+        frames[index].payloadLength = payloadLength
+        frames[index].isOpen = false
+        let headerSize =
+            ArchiveFormat.varintSize(UInt64(frame.count)) + ArchiveFormat.varintSize(UInt64(payloadLength))
+        while undoNames.count > frame.undoStart {
+            keyOwner[undoNames.removeLast()] = undoOwners.removeLast()
+        }
+        if let parent = openFrames.last {
+            frames[parent].extra += headerSize + frame.extra
+        } else {
+            rootExtra += headerSize + frame.extra
+        }
+    }
+
+    /// Fills a `superEncoder()` slot that was never written with an empty keyed container.
+    @inline(never)
+    func settlePending() {
+        let slot = pendingSlot
+        pendingSlot = -1
+        if slot == count {
+            _ = openFrame(tag: ArchiveTag.keyed)
+            closeTopFrame()
+        }
+    }
+
+    /// Closes every open container above `parent` (all of them when `parent` is -1).
+    @inline(__always)
+    func closeFrames(above parent: Int) {
+        if pendingSlot >= 0 { settlePending() }
+        while let top = openFrames.last, top != parent {
+            closeTopFrame()
+        }
+    }
+
+    /// Makes `frame` the innermost open container, or returns false if it was closed.
+    @inline(never)
+    func activateSlow(_ frame: Int) -> Bool {
+        guard frame >= 0, frames[frame].isOpen else { return false }
+        closeFrames(above: frame)
+        return true
+    }
+
+    /// Starts an entry of keyed container `frame`: checks it is writable and the key is
+    /// new, then writes the key's name index.
+    @inline(__always)
+    func beginEntry(_ frame: Int, key: String) -> EntryStatus {
+        if pendingSlot >= 0 { settlePending() }
+        if openFrames.last != frame {
+            guard activateSlow(frame) else { return .closed }
+        }
+        let name = nameIndex(for: key)
+        let owner = keyOwner[name]
+        if owner == frame { return .duplicateKey }
+        undoNames.append(name)
+        undoOwners.append(owner)
+        keyOwner[name] = frame
+        appendVarint(UInt64(name))
+        frames[frame].count &+= 1
+        return .ok
+    }
+
+    /// Starts an element of unkeyed container `frame`; returns its index, or -1 if closed.
+    @inline(__always)
+    func beginElement(_ frame: Int) -> Int {
+        if pendingSlot >= 0 { settlePending() }
+        if openFrames.last != frame {
+            guard activateSlow(frame) else { return -1 }
+        }
+        let index = frames[frame].count
+        frames[frame].count = index &+ 1
+        return index
+    }
+
+    /// Prepares to write a single value into `slot` of container `parent`; false if the
+    /// slot already holds a value or its container was closed.
+    @inline(__always)
+    func beginSingleValue(parent: Int, slot: Int) -> Bool {
+        if pendingSlot == slot {
+            pendingSlot = -1
+        } else if pendingSlot >= 0 {
+            settlePending()
+        }
+        if parent >= 0 {
+            guard frames[parent].isOpen else { return false }
+        }
+        closeFrames(above: parent)
+        return count == slot
+    }
+
+    /// The container an encoder for `slot` should write into: the one already opened for
+    /// the slot (a subclass and its superclass sharing one encoder), or a new one.
+    /// Returns -1 when the slot cannot take a container.
+    func frame(forSlot slot: Int, parent: Int, tag: UInt8) -> Int {
+        for index in openFrames.reversed() where frames[index].contentStart == slot &+ 1 {
+            guard frames[index].tag == tag else { return -1 }
+            closeFrames(above: index)
+            return index
+        }
+        guard beginSingleValue(parent: parent, slot: slot) else { return -1 }
+        return openFrame(tag: tag)
+    }
+
+    // MARK: - Coding path
+
+    /// Records `key` as the coding-path component at `depth` (0-based).
+    @inline(__always)
+    func setPath(depth: Int, key: some CodingKey) {
+        if path.count > depth {
+            path.removeLast(path.count - depth)
+        }
+        path.append(key)
+    }
+
+    func codingPath(depth: Int) -> [any CodingKey] {
+        Array(path.prefix(depth))
+    }
+
+    func codingPath(depth: Int, appending key: any CodingKey) -> [any CodingKey] {
+        var result = Array(path.prefix(depth))
+        result.append(key)
+        return result
+    }
+
+    var userInfoForCoding: [CodingUserInfoKey: Any] {
+        var result: [CodingUserInfoKey: Any] = [:]
+        for (key, value) in userInfo {
+            result[key] = value
+        }
+        return result
+    }
+
+    // MARK: - Finishing
+
+    /// Closes every container and assembles the archive: preamble, field names, body
+    /// with the container headers spliced in.
+    func finish() -> Data {
+        closeFrames(above: -1)
+        let namesSize =
+            ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))
+            + namesByteCount
+        let total = ArchiveFormat.preambleSize + namesSize + count + rootExtra
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
+        var o = 0
+        out[0] = ArchiveFormat.magic.0
+        out[1] = ArchiveFormat.magic.1
+        out[2] = ArchiveFormat.magic.2
+        out[3] = ArchiveFormat.version
+        o = ArchiveFormat.preambleSize
+        o += Self.storeVarint(UInt64(names.count), at: out + o)
+        o += Self.storeVarint(UInt64(namesByteCount), at: out + o)
+        for var name in names {
+            name.withUTF8 { utf8 in
+                o += Self.storeVarint(UInt64(utf8.count), at: out + o)
+                if let base = utf8.baseAddress, utf8.count > 0 {
+                    (out + o).initialize(from: base, count: utf8.count)
+                    o += utf8.count
+                }
+            }
+        }
+        var source = 0
+        for frame in frames {
+            let run = frame.contentStart - source
+            (out + o).initialize(from: bytes + source, count: run)
+            o += run
+            o += Self.storeVarint(UInt64(frame.count), at: out + o)
+            o += Self.storeVarint(UInt64(frame.payloadLength), at: out + o)
+            source = frame.contentStart
+        }
+        (out + o).initialize(from: bytes + source, count: count - source)
+        o += count - source
+        precondition(o == total, "archive size bookkeeping is wrong")
+        return Data(bytesNoCopy: out, count: total, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    }
+
+    @inline(__always)
+    static func storeVarint(_ value: UInt64, at pointer: UnsafeMutablePointer<UInt8>) -> Int {
+        var value = value
+        var written = 0
+        while value >= 0x80 {
+            pointer[written] = UInt8(truncatingIfNeeded: value) | 0x80
+            value >>= 7
+            written += 1
+        }
+        pointer[written] = UInt8(truncatingIfNeeded: value)
+        return written + 1
+    }
+}

@@ -1,0 +1,156 @@
+/// Writes the entries of one keyed container straight into the archive buffer.
+struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let state: ArchiveEncodingState
+    /// The container's frame, or -1 when it could not be opened.
+    let frame: Int
+    let depth: Int
+
+    var codingPath: [any CodingKey] { state.codingPath(depth: depth) }
+
+    @inline(__always)
+    private func begin(_ key: some CodingKey, _ value: @autoclosure () -> Any) throws {
+        switch state.beginEntry(frame, key: key.stringValue) {
+        case .ok:
+            return
+        case .closed:
+            throw EncodingError.invalidValue(
+                value(),
+                EncodingError.Context(
+                    codingPath: state.codingPath(depth: depth, appending: key),
+                    debugDescription: "cannot encode key '\(key.stringValue)': its keyed container was closed "
+                        + "(a parent container was written to after it was created)"
+                )
+            )
+        case .duplicateKey:
+            throw EncodingError.invalidValue(
+                value(),
+                EncodingError.Context(
+                    codingPath: state.codingPath(depth: depth, appending: key),
+                    debugDescription: "key '\(key.stringValue)' encoded twice in one keyed container"
+                )
+            )
+        }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try begin(key, Optional<Any>.none as Any)
+        state.writeNull()
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeBool(value)
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeString(value)
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeDouble(value)
+    }
+
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeFloat(value)
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeInt(Int64(value))
+    }
+
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeInt(Int64(value))
+    }
+
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeInt(Int64(value))
+    }
+
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeInt(Int64(value))
+    }
+
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeInt(value)
+    }
+
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeUInt(UInt64(value))
+    }
+
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeUInt(UInt64(value))
+    }
+
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeUInt(UInt64(value))
+    }
+
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeUInt(UInt64(value))
+    }
+
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        try begin(key, value)
+        state.writeUInt(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try begin(key, value)
+        state.setPath(depth: depth, key: key)
+        try state.encodeGeneric(value, parent: frame, depth: depth + 1)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        var nested = -1
+        if (try? begin(key, ())) != nil {
+            state.setPath(depth: depth, key: key)
+            nested = state.openFrame(tag: ArchiveTag.keyed)
+        }
+        return KeyedEncodingContainer(
+            ArchiveKeyedEncodingContainer<NestedKey>(state: state, frame: nested, depth: depth + 1)
+        )
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        var nested = -1
+        if (try? begin(key, ())) != nil {
+            state.setPath(depth: depth, key: key)
+            nested = state.openFrame(tag: ArchiveTag.array)
+        }
+        return ArchiveUnkeyedEncodingContainer(state: state, frame: nested, depth: depth + 1)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        superEncoder(using: ArchiveSuperKey())
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        superEncoder(using: key)
+    }
+
+    private func superEncoder(using key: some CodingKey) -> any Encoder {
+        guard (try? begin(key, ())) != nil else {
+            // An encoder whose slot can never be filled: every container it hands out throws.
+            return ArchiveValueEncoder(state: state, parentFrame: frame, slot: -1, depth: depth + 1)
+        }
+        state.setPath(depth: depth, key: key)
+        state.pendingSlot = state.count
+        return ArchiveValueEncoder(state: state, parentFrame: frame, slot: state.count, depth: depth + 1)
+    }
+}

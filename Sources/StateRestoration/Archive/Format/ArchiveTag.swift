@@ -1,0 +1,76 @@
+/// The one-byte type tags of the value encoding (see Documentation/ArchiveFormat.md).
+///
+/// Plain `UInt8` constants rather than an enum so that the hot paths compare bytes
+/// without a conversion.
+enum ArchiveTag {
+    static let null: UInt8 = 0x00
+    static let boolFalse: UInt8 = 0x01
+    static let boolTrue: UInt8 = 0x02
+    /// Signed integer: zigzag LEB128 varint.
+    static let int: UInt8 = 0x03
+    /// Unsigned integer: LEB128 varint.
+    static let uint: UInt8 = 0x04
+    /// IEEE 754 binary32, little-endian.
+    static let float32: UInt8 = 0x05
+    /// IEEE 754 binary64, little-endian.
+    static let float64: UInt8 = 0x06
+    /// Varint byte length, then UTF-8.
+    static let string: UInt8 = 0x07
+    /// Varint byte length, then the bytes.
+    static let data: UInt8 = 0x08
+    /// binary64 seconds since 2001-01-01T00:00:00Z, little-endian.
+    static let date: UInt8 = 0x09
+    /// 16 bytes in RFC 4122 order.
+    static let uuid: UInt8 = 0x0A
+    /// Varint byte length, then the URL's absolute string in UTF-8.
+    static let url: UInt8 = 0x0B
+    /// Varint count, varint byte length, then `count` tagged values.
+    static let array: UInt8 = 0x0C
+    /// Varint count, varint byte length, one element tag, then `count` untagged payloads.
+    static let typedArray: UInt8 = 0x0D
+    /// Varint count, varint byte length, then `count` (varint name index, tagged value) entries.
+    static let keyed: UInt8 = 0x0E
+
+    /// Sentinel for "no implied tag": the tag is read from the input.
+    static let none: UInt8 = 0xFF
+
+    /// Whether `tag` may be the element tag of a typed array.
+    @inline(__always)
+    static func isTypedElement(_ tag: UInt8) -> Bool {
+        switch tag {
+        case int, uint, float32, float64, string, data, date, uuid, url: true
+        default: false
+        }
+    }
+
+    /// The fewest payload bytes an untagged element with this tag can take.
+    @inline(__always)
+    static func minimumPayloadSize(_ tag: UInt8) -> Int {
+        switch tag {
+        case float32: 4
+        case float64, date: 8
+        case uuid: 16
+        default: 1
+        }
+    }
+
+    /// A human-readable name for a tag, for error messages.
+    static func name(_ tag: UInt8) -> String {
+        switch tag {
+        case null: "null"
+        case boolFalse, boolTrue: "bool"
+        case int: "int"
+        case uint: "uint"
+        case float32: "float"
+        case float64: "double"
+        case string: "string"
+        case data: "data"
+        case date: "date"
+        case uuid: "uuid"
+        case url: "url"
+        case array, typedArray: "array"
+        case keyed: "keyed container"
+        default: "invalid tag 0x\(String(tag, radix: 16, uppercase: true))"
+        }
+    }
+}

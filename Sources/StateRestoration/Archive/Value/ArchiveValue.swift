@@ -1,0 +1,100 @@
+public import Foundation
+
+/// A parsed, type-free view of any archive written by ``ArchiveEncoder``.
+///
+/// Because the archive format is self-describing, a tool can parse and print an archive
+/// without the app's types: every value carries its type and every keyed container its
+/// field names. `ArchiveValue` is for such tools (an inspector, a diff, a test); the
+/// Codable path of ``ArchiveDecoder`` does not build it.
+///
+/// Parsing validates the whole archive, including values a particular type would never
+/// read: strings must be valid UTF-8, keyed containers must not repeat a key, dates must
+/// be finite, and nesting is limited.
+///
+/// ```swift
+/// let value = try ArchiveValue(decoding: data)
+/// print(value.jsonString(prettyPrinted: true))
+/// if case .object(let fields) = value { print(fields.map(\.name)) }
+/// ```
+public enum ArchiveValue: Sendable, Equatable {
+    /// An encoded `nil`.
+    case null
+    /// A Boolean.
+    case bool(Bool)
+    /// A signed integer of any width.
+    case int(Int64)
+    /// An unsigned integer of any width.
+    case uint(UInt64)
+    /// A `Double` or `Float`.
+    case double(Double)
+    /// A string (URLs are reported as their absolute string).
+    case string(String)
+    /// Raw bytes.
+    case data(Data)
+    /// A point in time.
+    case date(Date)
+    /// A UUID.
+    case uuid(UUID)
+    /// An unkeyed container, in order.
+    case array([ArchiveValue])
+    /// A keyed container: its fields in archive order.
+    case object([Field])
+
+    /// One named field of a keyed container.
+    ///
+    /// ```swift
+    /// let field = ArchiveValue.Field(name: "title", value: .string("Inbox"))
+    /// ```
+    public struct Field: Sendable, Equatable {
+        /// The field's key, as the encoding type named it.
+        public var name: String
+        /// The field's value.
+        public var value: ArchiveValue
+
+        /// Creates a field.
+        ///
+        /// ```swift
+        /// let field = ArchiveValue.Field(name: "count", value: .int(3))
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - name: The field's key.
+        ///   - value: The field's value.
+        public init(name: String, value: ArchiveValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Parses a whole archive written by ``ArchiveEncoder/encode(_:)``.
+    ///
+    /// ```swift
+    /// let value = try ArchiveValue(decoding: try ArchiveEncoder().encode([1, 2, 3]))
+    /// // value == .array([.int(1), .int(2), .int(3)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The archive bytes.
+    ///   - maximumDepth: How deeply containers may nest; defaults to
+    ///     ``ArchiveDecoder/defaultMaximumDepth``.
+    /// - Throws: ``ArchiveError`` naming what failed and the byte offset when the bytes
+    ///   are not a well-formed archive.
+    public init(decoding data: Data, maximumDepth: Int = ArchiveDecoder.defaultMaximumDepth) throws(ArchiveError) {
+        let state = try ArchiveDecodingState(copying: data, maximumDepth: maximumDepth, userInfo: [:])
+        var p = state.rootPosition
+        self = try state.parseValue(&p, end: state.size, implied: ArchiveTag.none, depth: 0)
+    }
+
+    /// The field named `name` of a keyed container, or nil.
+    ///
+    /// ```swift
+    /// let title = try ArchiveValue(decoding: data)["title"]
+    /// ```
+    ///
+    /// - Parameter name: The field's key.
+    /// - Returns: The field's value, or nil when this is not a keyed container or has no such field.
+    public subscript(name: String) -> ArchiveValue? {
+        guard case .object(let fields) = self else { return nil }
+        return fields.first { $0.name == name }?.value
+    }
+}
