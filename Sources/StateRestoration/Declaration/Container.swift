@@ -27,6 +27,6 @@ public struct Container: DeclarationElement {
     ) {
         declarationNode = DeclarationNode(
             identifier: id, kind: .container, screenType: C.self, initialScreen: container,
-            children: children(), location: SourceLocation(fileID: fileID, line: line))
+            children: children(), location: DeclarationLocation(fileID: fileID, line: line))
     }
 }

@@ -33,7 +33,7 @@ public enum DeclarationBuilder {
         [
             DeclarationNode(
                 identifier: S.typeKey.rawValue, kind: .screen, screenType: S.self,
-                location: SourceLocation(fileID: fileID, line: line))
+                location: DeclarationLocation(fileID: fileID, line: line))
         ]
     }
 

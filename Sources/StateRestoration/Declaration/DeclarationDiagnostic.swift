@@ -55,7 +55,7 @@ public struct DeclarationDiagnostic: Sendable, Hashable, CustomStringConvertible
     /// One line that says what is wrong and where.
     public var message: String
     /// Where the element was declared.
-    public var location: SourceLocation?
+    public var location: DeclarationLocation?
 
     /// Creates a diagnostic.
     ///
@@ -65,7 +65,7 @@ public struct DeclarationDiagnostic: Sendable, Hashable, CustomStringConvertible
     ///   - path: The element's path.
     ///   - message: One line that says what is wrong and where.
     ///   - location: Where the element was declared.
-    public init(_ severity: Severity, _ code: Code, path: IdentifierPath, message: String, location: SourceLocation?) {
+    public init(_ severity: Severity, _ code: Code, path: IdentifierPath, message: String, location: DeclarationLocation?) {
         self.severity = severity
         self.code = code
         self.path = path

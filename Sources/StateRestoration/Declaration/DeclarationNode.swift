@@ -45,12 +45,12 @@ public struct DeclarationNode: Sendable, DeclarationElement {
     public internal(set) var initialSelection: String?
 
     /// Where the element was declared, for diagnostics.
-    public let location: SourceLocation
+    public let location: DeclarationLocation
 
     init(
         identifier: String?, kind: Kind, screenType: (any RestorableScreen.Type)? = nil,
         initialScreen: (any RestorableScreen)? = nil, children: [DeclarationNode] = [],
-        pushable: [DeclarationNode] = [], initialSelection: String? = nil, location: SourceLocation
+        pushable: [DeclarationNode] = [], initialSelection: String? = nil, location: DeclarationLocation
     ) {
         self.identifier = identifier
         self.kind = kind
@@ -79,7 +79,7 @@ public struct DeclarationNode: Sendable, DeclarationElement {
 }
 
 /// A file and line in the app's source, where a declaration element was written.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct DeclarationLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file, as `#fileID` gives it (`Module/File.swift`).
     public var fileID: String
     /// The line.

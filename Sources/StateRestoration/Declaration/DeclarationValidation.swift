@@ -19,7 +19,7 @@ struct DeclarationValidation {
 
     private mutating func report(
         _ severity: DeclarationDiagnostic.Severity, _ code: DeclarationDiagnostic.Code, path: IdentifierPath,
-        location: SourceLocation?, _ message: String
+        location: DeclarationLocation?, _ message: String
     ) {
         diagnostics.append(DeclarationDiagnostic(severity, code, path: path, message: message, location: location))
     }

@@ -22,7 +22,7 @@ public struct Screen: DeclarationElement {
     public init<S: RestorableScreen>(_ screen: S, id: String? = nil, fileID: String = #fileID, line: Int = #line) {
         declarationNode = DeclarationNode(
             identifier: id, kind: .screen, screenType: S.self, initialScreen: screen,
-            location: SourceLocation(fileID: fileID, line: line))
+            location: DeclarationLocation(fileID: fileID, line: line))
     }
 
     /// Declares a screen that is only pushed or presented, never there at launch.
@@ -33,6 +33,6 @@ public struct Screen: DeclarationElement {
     public init<S: RestorableScreen>(_ type: S.Type, id: String? = nil, fileID: String = #fileID, line: Int = #line) {
         declarationNode = DeclarationNode(
             identifier: id, kind: .screen, screenType: S.self,
-            location: SourceLocation(fileID: fileID, line: line))
+            location: DeclarationLocation(fileID: fileID, line: line))
     }
 }

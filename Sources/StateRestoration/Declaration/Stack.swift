@@ -25,7 +25,7 @@ public struct Stack: DeclarationElement {
         _ id: String?, root: Root, fileID: String = #fileID, line: Int = #line,
         @DeclarationBuilder pushable: () -> [DeclarationNode] = { [] }
     ) {
-        let location = SourceLocation(fileID: fileID, line: line)
+        let location = DeclarationLocation(fileID: fileID, line: line)
         let rootNode = DeclarationNode(
             identifier: Root.typeKey.rawValue, kind: .screen, screenType: Root.self, initialScreen: root,
             location: location)
@@ -43,11 +43,11 @@ public struct Stack: DeclarationElement {
         @DeclarationBuilder pushable: () -> [DeclarationNode] = { [] }
     ) {
         self.init(
-            id, rootNode: root.declarationNode, location: SourceLocation(fileID: fileID, line: line),
+            id, rootNode: root.declarationNode, location: DeclarationLocation(fileID: fileID, line: line),
             pushable: pushable())
     }
 
-    private init(_ id: String?, rootNode: DeclarationNode, location: SourceLocation, pushable: [DeclarationNode]) {
+    private init(_ id: String?, rootNode: DeclarationNode, location: DeclarationLocation, pushable: [DeclarationNode]) {
         declarationNode = DeclarationNode(
             identifier: id, kind: .stack, children: [rootNode], pushable: pushable, location: location)
     }

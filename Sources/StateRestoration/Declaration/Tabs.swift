@@ -24,6 +24,6 @@ public struct Tabs: DeclarationElement {
     ) {
         declarationNode = DeclarationNode(
             identifier: id, kind: .tabs, children: tabs(), initialSelection: selected,
-            location: SourceLocation(fileID: fileID, line: line))
+            location: DeclarationLocation(fileID: fileID, line: line))
     }
 }
