@@ -1,0 +1,104 @@
+import Foundation
+import StateRestoration
+import Testing
+
+/// A damaged archive is a fresh launch with a diagnostic naming the failed
+/// check, the file is moved aside for inspection, and the next save starts anew.
+@Suite struct BadArchiveTests {
+    enum Damage: String, CaseIterable, Sendable {
+        case truncatedHeader, truncatedBody, flippedBit, wrongMagic, newerFormat, trailingBytes, emptyFile
+        case garbageBody
+
+        /// The check the launch report must name.
+        var check: String {
+            switch self {
+            case .truncatedHeader, .truncatedBody, .emptyFile: "truncated"
+            case .flippedBit: "checksumMismatch"
+            case .wrongMagic: "badMagic"
+            case .newerFormat: "unsupportedVersion"
+            case .trailingBytes: "lengthMismatch"
+            case .garbageBody: "undecodable-body"
+            }
+        }
+
+        func apply(to archive: Data) throws -> Data {
+            var bytes = [UInt8](archive)
+            switch self {
+            case .truncatedHeader: return Data(bytes.prefix(10))
+            case .truncatedBody: return Data(bytes.prefix(bytes.count / 2))
+            case .emptyFile: return Data()
+            case .flippedBit:
+                bytes[bytes.count - 7] ^= 0x10
+                return Data(bytes)
+            case .wrongMagic:
+                bytes[0] = 0x7B  // "{": somebody wrote JSON here
+                return Data(bytes)
+            case .newerFormat:
+                let body = Data(bytes.dropFirst(ArchiveEnvelope.headerSize))
+                return ArchiveEnvelope.seal(body, formatVersion: 2)
+            case .trailingBytes:
+                return Data(bytes + [0, 0, 0])
+            case .garbageBody:
+                return ArchiveEnvelope.seal(Data("not an archive body".utf8), formatVersion: 1)
+            }
+        }
+    }
+
+    @Test("a damaged archive is a fresh launch naming the failed check; it is moved aside; the next save starts anew",
+        arguments: Damage.allCases)
+    func damagedArchive(_ damage: Damage) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = FileStore(directory: directory.url)
+        let tree = try Shop.busyTree()
+        try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(tree)
+        let file = store.fileURL(for: .main)
+        let damaged = try damage.apply(to: try Data(contentsOf: file))
+        try damaged.write(to: file)
+
+        let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: FileStore(directory: directory.url))
+        let session = try await coordinator.launch()
+        #expect(session.report.outcome == .fresh)
+        #expect(session.report.freshReason?.code == .archiveRejected)
+        let message = try #require(session.report.freshReason?.message)
+        #expect(message.hasPrefix("archive main rejected (\(damage.check)): "))
+        #expect(!message.contains("\n"))
+        #expect(session.tree == (try Shop.declaration().makeInitialTree()))
+
+        let rejected = try #require(session.report.rejectedArchive)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: rejected)) == damaged)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+
+        try await coordinator.save(tree)
+        let relaunched = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
+        #expect(relaunched.report.outcome == .restored)
+        #expect(relaunched.tree == tree)
+    }
+
+    @Test("a missing archive is a fresh launch with no diagnostic but the reason")
+    func missingArchive() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let session = try await RestorationCoordinator(
+            screens: Shop.declaration(), store: FileStore(directory: directory.url)
+        ).launch()
+        #expect(session.report.outcome == .fresh)
+        #expect(session.report.freshReason?.code == .noArchive)
+        #expect(session.report.rejectedArchive == nil)
+        #expect(session.report.notes.isEmpty)
+        #expect(try directory.fileNames().isEmpty)
+    }
+
+    @Test("every prefix of a real archive is a fresh launch, never a crash")
+    func everyPrefix() async throws {
+        let store = InMemoryStore()
+        try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(try Shop.busyTree())
+        let archive = try #require(try store.read(.main))
+        for length in stride(from: 0, to: archive.count, by: max(1, archive.count / 97)) {
+            let damaged = InMemoryStore()
+            try damaged.write(archive.prefix(length), to: .main)
+            let session = try await RestorationCoordinator(screens: Shop.declaration(), store: damaged).launch()
+            #expect(session.report.freshReason?.code == .archiveRejected, "prefix of \(length) bytes")
+        }
+    }
+}
