@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "StateRestoration", targets: ["StateRestoration"]),
         .executable(name: "restoration-demo", targets: ["restoration-demo"]),
+        .executable(name: "restoration-benchmarks", targets: ["restoration-benchmarks"]),
     ],
     dependencies: [],
     targets: [
@@ -17,6 +18,11 @@ let package = Package(
         .executableTarget(
             name: "restoration-demo",
             dependencies: ["StateRestoration"]
+        ),
+        .executableTarget(
+            name: "restoration-benchmarks",
+            dependencies: ["StateRestoration"],
+            path: "Benchmarks/restoration-benchmarks"
         ),
         .testTarget(
             name: "StateRestorationTests",

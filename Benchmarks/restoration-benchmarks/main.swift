@@ -1,0 +1,1 @@
+print("restoration-benchmarks: not yet")
