@@ -15,7 +15,29 @@ private struct LegacyScreen: RestorableScreen {
     var state = State()
 }
 
+/// The product screen after its Swift type was renamed; its type key is unchanged.
+private struct RenamedProductDetailScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "product"
+    var state: ProductScreen.State
+}
+
 @Suite struct SkippedScreenTests {
+    @Test("renaming a screen's Swift type keeps old archives restorable: only the type key is saved")
+    func renamedType() async throws {
+        let store = InMemoryStore()
+        let old = Self.declaration(product: ProductScreen.self)
+        var tree = try old.makeInitialTree()
+        try tree.push(ProductScreen("p-7", quantity: 2), onto: "browse")
+        try await RestorationCoordinator(screens: old, store: store).save(tree)
+
+        let session = try await RestorationCoordinator(
+            screens: Self.declaration(product: RenamedProductDetailScreen.self), store: store
+        ).launch()
+        #expect(session.report.skipped.isEmpty)
+        let restored = session.tree.screen(RenamedProductDetailScreen.self, at: "product#1")
+        #expect(restored?.state == ProductScreen.State(productID: "p-7", quantity: 2))
+    }
+
     /// The shop declaration with another product screen type under the same identifier.
     private static func declaration<P: RestorableScreen>(product: P.Type) -> ScreenDeclaration {
         ScreenDeclaration {
