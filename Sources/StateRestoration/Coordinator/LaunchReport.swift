@@ -37,6 +37,8 @@ public struct LaunchReport: Sendable, Equatable {
             public static let archiveRejected = Code(rawValue: "archive-rejected")
             /// The archive's root is not the declaration's root.
             public static let rootNotRestored = Code(rawValue: "root-not-restored")
+            /// The archive is older than ``RestorationConfiguration/maximumArchiveAge``.
+            public static let stale = Code(rawValue: "stale")
             /// The store could not be read.
             public static let storeUnreadable = Code(rawValue: "store-unreadable")
             /// The previous launch died while restoring this archive (a crash, or a
@@ -103,6 +105,31 @@ public struct LaunchReport: Sendable, Equatable {
         }
     }
 
+    /// A screen whose saved state was migrated from an older State version.
+    public struct MigratedScreen: Sendable, Equatable, CustomStringConvertible {
+        /// The screen's path.
+        public var path: IdentifierPath
+        /// The State version it was saved with.
+        public var fromVersion: Int
+        /// The State version it was migrated to.
+        public var toVersion: Int
+
+        /// Creates a record.
+        ///
+        /// - Parameters:
+        ///   - path: The screen's path.
+        ///   - fromVersion: The saved State version.
+        ///   - toVersion: The current State version.
+        public init(path: IdentifierPath, fromVersion: Int, toVersion: Int) {
+            self.path = path
+            self.fromVersion = fromVersion
+            self.toVersion = toVersion
+        }
+
+        /// `<path> migrated from State version 1 to 2`.
+        public var description: String { "\(path) migrated from State version \(fromVersion) to \(toVersion)" }
+    }
+
     /// Whether the launch restored.
     public var outcome: Outcome
     /// Why it started fresh; nil when it restored.
@@ -115,6 +142,8 @@ public struct LaunchReport: Sendable, Equatable {
     public var restoredPaths: [IdentifierPath]
     /// Every saved screen that did not come back, and why.
     public var skipped: [SkippedScreen]
+    /// The screens whose states were migrated from an older State version.
+    public var migrated: [MigratedScreen]
     /// Problems that skipped no screen (the app-wide state did not decode, say).
     public var notes: [String]
     /// What became of each restoration extension.
@@ -127,6 +156,7 @@ public struct LaunchReport: Sendable, Equatable {
         self.rejectedArchive = nil
         self.restoredPaths = []
         self.skipped = []
+        self.migrated = []
         self.notes = []
         self.extensions = []
     }

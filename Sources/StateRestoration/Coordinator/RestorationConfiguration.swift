@@ -1,3 +1,5 @@
+public import Foundation
+
 /// How a coordinator saves and restores.
 ///
 /// ```swift
@@ -17,6 +19,14 @@ public struct RestorationConfiguration: Sendable {
     /// For debugging only, like the profile Apple offers for UIKit: a crash in
     /// restoration then repeats at every launch.
     public var restoresAfterCrash: Bool
+    /// How old an archive may be and still be restored; nil means no limit.
+    ///
+    /// A search or a route from last week is more confusing than helpful.
+    /// Screens can set a shorter limit of their own with
+    /// ``RestorableScreen/maximumStateAge``.
+    public var maximumArchiveAge: Duration?
+    /// The current date, for archive ages and save dates; tests inject a fixed one.
+    public var now: @Sendable () -> Date
 
     /// Creates a configuration.
     ///
@@ -26,10 +36,15 @@ public struct RestorationConfiguration: Sendable {
     ///   - extensionTimeout: How long a launch waits for its extensions.
     ///   - clock: The clock the timeout is measured on.
     ///   - restoresAfterCrash: Restore even after a launch died restoring (debugging only).
+    ///   - maximumArchiveAge: How old an archive may be and still be restored.
+    ///   - now: The current date.
     public init(
         appVersion: String? = nil, storeKey: StoreKey = .main, extensionTimeout: Duration = .seconds(20),
-        clock: any Clock<Duration> = ContinuousClock(), restoresAfterCrash: Bool = false
+        clock: any Clock<Duration> = ContinuousClock(), restoresAfterCrash: Bool = false,
+        maximumArchiveAge: Duration? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.maximumArchiveAge = maximumArchiveAge
+        self.now = now
         self.restoresAfterCrash = restoresAfterCrash
         self.appVersion = appVersion
         self.storeKey = storeKey

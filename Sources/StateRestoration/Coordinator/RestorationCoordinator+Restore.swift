@@ -5,11 +5,15 @@ extension RestorationCoordinator {
     struct Restoration {
         let info: ArchiveInfo
         let extensions: RestorationExtensions
+        /// How long ago the archive was saved (never negative).
+        let archiveAge: Duration
         var skipped: [SkippedScreen] = []
+        var migrated: [LaunchReport.MigratedScreen] = []
 
-        init(info: ArchiveInfo, extensions: RestorationExtensions) {
+        init(info: ArchiveInfo, extensions: RestorationExtensions, now: Date) {
             self.info = info
             self.extensions = extensions
+            self.archiveAge = .seconds(max(0, now.timeIntervalSince(info.savedAt)))
         }
 
         mutating func skip(_ path: IdentifierPath, _ reason: SkippedScreen.Reason, _ message: String) {
@@ -101,16 +105,18 @@ extension RestorationCoordinator {
     private func makeScreen<S: RestorableScreen>(
         _ type: S.Type, state data: Data, version: Int?, path: IdentifierPath, into restoration: inout Restoration
     ) async -> (any RestorableScreen)? {
-        let archived = ArchivedNode(id: path.last ?? "", kind: .screen)
-        if let version, version != S.stateVersion {
+        if let maximumAge = S.maximumStateAge, restoration.archiveAge > maximumAge {
             restoration.skip(
-                path, .stateVersionMismatch,
-                "\(S.typeKey) was saved with State version \(version); this build has version \(S.stateVersion)")
+                path, .stale,
+                "\(S.typeKey) allows states up to \(maximumAge.formatted) old; this one is \(restoration.archiveAge.formatted)")
             return nil
         }
         let state: S.State
         do {
-            state = try ArchiveDecoder().decode(S.State.self, from: data)
+            state = try decodeState(S.self, from: data, version: version ?? S.stateVersion, path: path, &restoration)
+        } catch let skipped as SkippedScreen {
+            restoration.skipped.append(skipped)
+            return nil
         } catch {
             restoration.skip(path, .decodeFailed, "\(S.self).State did not decode: \(error)")
             return nil
@@ -135,10 +141,35 @@ extension RestorationCoordinator {
             }
             screen = typed
         }
-        _ = archived
         screen.decodeRestorableState(
             state, context: RestorationContext(identifierPath: path, archiveInfo: restoration.info, extensions: restoration.extensions))
         return screen
+    }
+
+    /// Decodes a saved state of the current version, or migrates an older one.
+    private func decodeState<S: RestorableScreen>(
+        _ type: S.Type, from data: Data, version: Int, path: IdentifierPath, _ restoration: inout Restoration
+    ) throws -> S.State {
+        let decoder = ArchiveDecoder()
+        if version == S.stateVersion {
+            return try decoder.decode(S.State.self, from: data)
+        }
+        guard let migration = S.stateMigrations.first(where: { $0.fromVersion == version }) else {
+            let newer = version > S.stateVersion ? ", saved by a newer build" : ""
+            throw SkippedScreen(
+                path: path, reason: .stateVersionMismatch,
+                message: "\(S.typeKey) was saved with State version \(version)\(newer); this build has version \(S.stateVersion) and no migration from it")
+        }
+        do {
+            let state = try migration.migrate(decoder, data)
+            restoration.migrated.append(
+                LaunchReport.MigratedScreen(path: path, fromVersion: version, toVersion: S.stateVersion))
+            return state
+        } catch {
+            throw SkippedScreen(
+                path: path, reason: .migrationFailed,
+                message: "\(S.typeKey) State version \(version) did not migrate to version \(S.stateVersion): \(error)")
+        }
     }
 
     private func restoreStack(
@@ -227,6 +258,21 @@ extension RestorationCoordinator {
         }
         if let container = node.screen as? any RestorableContainer {
             node.screen = container.withRestoredChildren(node.children.compactMap(\.identifier))
+        }
+    }
+}
+
+extension SkippedScreen: Error {}
+
+extension Duration {
+    /// `3 days`, `5 h`, `12 min`, `40 s`: the largest whole unit.
+    var formatted: String {
+        let seconds = components.seconds
+        switch seconds {
+        case 86_400...: return "\(seconds / 86_400) days"
+        case 3_600...: return "\(seconds / 3_600) h"
+        case 60...: return "\(seconds / 60) min"
+        default: return "\(seconds) s"
         }
     }
 }

@@ -97,8 +97,17 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         case .fresh(let freshReport):
             report = freshReport
         case .archive(let archive, let info):
-            if await delegate.shouldRestore(info) {
-                var restoration = Restoration(info: info, extensions: extensions)
+            let now = configuration.now()
+            let age = Duration.seconds(max(0, now.timeIntervalSince(info.savedAt)))
+            if let maximumAge = configuration.maximumArchiveAge, age > maximumAge {
+                report = LaunchReport(
+                    outcome: .fresh,
+                    freshReason: .init(
+                        .stale,
+                        "archive \(configuration.storeKey) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored"))
+                report.archiveInfo = info
+            } else if await delegate.shouldRestore(info) {
+                var restoration = Restoration(info: info, extensions: extensions, now: now)
                 if let root = archive.root, let node = await restore(root, declared: initialTree.root.declaration,
                     path: IdentifierPath([root.id]), into: &restoration)
                 {
@@ -115,6 +124,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 }
                 report.archiveInfo = info
                 report.skipped = restoration.skipped
+                report.migrated = restoration.migrated
                 let appState = decodeAppState(archive.appState, notes: &report.notes)
                 await delegate.didDecodeRestorableState(
                     appState, context: RestorationContext(identifierPath: nil, archiveInfo: info, extensions: extensions))
@@ -222,7 +232,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         let root = try archiver.archive(tree, report: &report)
         encodedStates = archiver.encoded
         var archive = RestorationArchive(
-            appVersion: configuration.appVersion, savedAt: Date(), metadata: metadata, appState: nil, root: root)
+            appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: metadata, appState: nil, root: root)
         if let appState {
             do {
                 archive.appState = try encoder.encode(appState)

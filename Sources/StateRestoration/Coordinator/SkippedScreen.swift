@@ -21,8 +21,12 @@ public struct SkippedScreen: Sendable, Equatable, CustomStringConvertible {
         public static let notPreserved = Reason(rawValue: "not-preserved")
         /// The saved state does not decode as the screen's current State.
         public static let decodeFailed = Reason(rawValue: "decode-failed")
-        /// The saved state was written by another version of the State.
+        /// The saved state was written by a State version with no migration to this one.
         public static let stateVersionMismatch = Reason(rawValue: "state-version-mismatch")
+        /// A migration from the saved State version threw.
+        public static let migrationFailed = Reason(rawValue: "migration-failed")
+        /// The saved state is older than the screen type's ``RestorableScreen/maximumStateAge``.
+        public static let stale = Reason(rawValue: "stale")
         /// The archive names a type key that no declared screen has.
         public static let unknownType = Reason(rawValue: "unknown-type")
         /// The declaration has no element for the saved one at that place.

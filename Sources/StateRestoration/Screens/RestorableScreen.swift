@@ -38,8 +38,15 @@ public protocol RestorableScreen: Sendable {
     /// The version of ``State``'s shape written beside each saved state.
     ///
     /// The default is 1. Raise it when `State` changes in a way old archives
-    /// cannot decode into, and migrate the old shape.
+    /// cannot decode into, and migrate the old shape with ``stateMigrations``.
     static var stateVersion: Int { get }
+
+    /// Migrations from older State versions to the current one; none by default.
+    static var stateMigrations: [StateMigration<State>] { get }
+
+    /// How old a saved state may be and still be restored; nil (the default)
+    /// means no limit. A route found last week should not come back.
+    static var maximumStateAge: Duration? { get }
 
     /// The type's own factory, UIKit's `restorationClass`; nil by default.
     ///
@@ -87,6 +94,12 @@ extension RestorableScreen {
 
     /// Version 1.
     public static var stateVersion: Int { 1 }
+
+    /// No migrations.
+    public static var stateMigrations: [StateMigration<State>] { [] }
+
+    /// No limit.
+    public static var maximumStateAge: Duration? { nil }
 
     /// No factory: the delegate makes the screen.
     public static var restorationFactory: RestorationFactory<Self>? { nil }
