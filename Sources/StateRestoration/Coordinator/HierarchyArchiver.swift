@@ -47,7 +47,9 @@ struct HierarchyArchiver {
         if let screen = node.screen {
             archived.type = screen.typeKey
             archived.version = type(of: screen).stateVersion
-            archived.state = try encodeState(of: screen, at: path, report: &report)
+            let state = try encodeState(of: screen, at: path, report: &report)
+            archived.state = state
+            report.stateSizes.append(.init(path: path, typeKey: screen.typeKey, byteCount: state.count))
         }
 
         var children: [ArchivedNode] = []

@@ -164,6 +164,28 @@ public struct LaunchReport: Sendable, Equatable {
 
 /// What a save wrote.
 public struct SaveReport: Sendable, Equatable {
+    /// The encoded size of one saved screen's state.
+    public struct StateSize: Sendable, Equatable {
+        /// The screen's path.
+        public var path: IdentifierPath
+        /// The screen type's key.
+        public var typeKey: ScreenTypeKey
+        /// The size of its encoded state, in bytes.
+        public var byteCount: Int
+
+        /// Creates a record.
+        ///
+        /// - Parameters:
+        ///   - path: The screen's path.
+        ///   - typeKey: The screen type's key.
+        ///   - byteCount: The encoded state's size in bytes.
+        public init(path: IdentifierPath, typeKey: ScreenTypeKey, byteCount: Int) {
+            self.path = path
+            self.typeKey = typeKey
+            self.byteCount = byteCount
+        }
+    }
+
     /// False when the delegate's should-save declined; nothing was written.
     public var saved: Bool
     /// The paths of the saved screens and containers, in tree order.
@@ -177,6 +199,10 @@ public struct SaveReport: Sendable, Equatable {
     /// How many screen states were unchanged since the previous save, and reused
     /// its encoded bytes instead of being encoded again.
     public var reusedStateCount = 0
+    /// Each saved screen's encoded state size, in tree order.
+    public var stateSizes: [StateSize] = []
+    /// One line for each way the save exceeded the configuration's ``SizeBudget``.
+    public var budgetWarnings: [String] = []
 
     init(saved: Bool, savedPaths: [IdentifierPath] = [], skipped: [SkippedScreen] = [], byteCount: Int = 0) {
         self.saved = saved

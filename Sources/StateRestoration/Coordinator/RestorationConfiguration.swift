@@ -27,6 +27,8 @@ public struct RestorationConfiguration: Sendable {
     public var maximumArchiveAge: Duration?
     /// The current date, for archive ages and save dates; tests inject a fixed one.
     public var now: @Sendable () -> Date
+    /// How large states may grow before a save warns, or refuses when enforced.
+    public var budget: SizeBudget
 
     /// Creates a configuration.
     ///
@@ -38,11 +40,14 @@ public struct RestorationConfiguration: Sendable {
     ///   - restoresAfterCrash: Restore even after a launch died restoring (debugging only).
     ///   - maximumArchiveAge: How old an archive may be and still be restored.
     ///   - now: The current date.
+    ///   - budget: How large states may grow before a save warns.
     public init(
         appVersion: String? = nil, storeKey: StoreKey = .main, extensionTimeout: Duration = .seconds(20),
         clock: any Clock<Duration> = ContinuousClock(), restoresAfterCrash: Bool = false,
-        maximumArchiveAge: Duration? = nil, now: @escaping @Sendable () -> Date = Date.init
+        maximumArchiveAge: Duration? = nil, now: @escaping @Sendable () -> Date = Date.init,
+        budget: SizeBudget = .recommended
     ) {
+        self.budget = budget
         self.maximumArchiveAge = maximumArchiveAge
         self.now = now
         self.restoresAfterCrash = restoresAfterCrash

@@ -249,6 +249,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
         }
         let sealed = ArchiveEnvelope.seal(body, formatVersion: RestorationArchive.formatVersion)
+        report.budgetWarnings = configuration.budget.warnings(
+            sizes: report.stateSizes, archiveBytes: sealed.count, key: configuration.storeKey)
+        if configuration.budget.isEnforced, let first = report.budgetWarnings.first {
+            throw RestorationError(.budgetExceeded, message: "not saved: \(first)")
+        }
         do {
             try store.write(sealed, to: configuration.storeKey)
         } catch {

@@ -21,8 +21,8 @@ public struct RestorationError: Error, Sendable, CustomStringConvertible {
         public static let encodingFailed = Code(rawValue: "encoding-failed")
         /// The store could not write the archive.
         public static let storeFailed = Code(rawValue: "store-failed")
-        /// The tree was not made from this coordinator's declaration.
-        public static let foreignTree = Code(rawValue: "foreign-tree")
+        /// The archive exceeded an enforced ``SizeBudget``; nothing was written.
+        public static let budgetExceeded = Code(rawValue: "budget-exceeded")
     }
 
     /// What kind of failure this is.
