@@ -10,6 +10,11 @@ import Foundation
 /// arena; lookups then compare the requested key with the entry names, trying the entry
 /// after the previous hit first, which is the right one when a type decodes its fields
 /// in the order it encoded them.
+///
+/// Stored properties are `@exclusivity(unchecked)`: one instance is used by one
+/// encode or decode call on one thread, and no method holds an `inout` access to a
+/// property across a call that touches the same property, so the dynamic exclusivity
+/// checks (which cost more than the work on these hot paths) can never fire.
 final class ArchiveDecodingState {
     /// A private copy of the input, so that a `Decoder` that escapes its `init(from:)`
     /// can never read freed memory.
@@ -19,23 +24,30 @@ final class ArchiveDecodingState {
     let userInfo: [CodingUserInfoKey: any Sendable]
 
     /// The field-name table.
-    var names: [String] = []
+    @exclusivity(unchecked) var names: [String] = []
+    @exclusivity(unchecked) var indexByName: [String: Int] = [:]
+    /// Direct-mapped cache from a key string's raw bits to its name index (-1: not in
+    /// the table); see ``nameIndex(for:)``.
+    @exclusivity(unchecked) var nameCacheBits = [UInt64](repeating: 0, count: 2 * 256)
+    @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -2, count: 256)
+    @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
+    @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
     /// Offset of the root value.
-    var rootPosition = 0
+    @exclusivity(unchecked) var rootPosition = 0
 
     /// Keyed-container index: for a container whose index starts at `s`, `arena[s]` is
     /// the entry to try first, and `arena[s + 1 + 2i]`, `arena[s + 2 + 2i]` are entry
     /// `i`'s name index and value offset.
-    var arena: [Int] = []
+    @exclusivity(unchecked) var arena: [Int] = []
     /// `stamps[name] == serial` while scanning the container with that serial number
     /// means the name was already seen in it: a duplicate key.
-    var stamps: [Int] = []
-    var serial = 0
+    @exclusivity(unchecked) var stamps: [Int] = []
+    @exclusivity(unchecked) var serial = 0
     /// Nested `init(from:)` calls in progress, against ``maximumDepth``.
-    var nesting = 0
+    @exclusivity(unchecked) var nesting = 0
     /// Coding-path keys of the value being decoded; a decoder or container at depth `d`
     /// reports the first `d` of them.
-    var path: [any CodingKey] = []
+    @exclusivity(unchecked) var path: [any CodingKey] = []
 
     /// Copies `data`, then validates the preamble, reads the field-name table, and checks
     /// that the root value ends exactly at the end of the input.
@@ -102,11 +114,11 @@ final class ArchiveDecodingState {
             )
         }
         names.reserveCapacity(Int(nameCount))
-        var seen = Set<String>(minimumCapacity: Int(nameCount))
+        indexByName.reserveCapacity(Int(nameCount))
         for _ in 0..<Int(nameCount) {
             let nameOffset = p
             let name = try readStringPayload(&p, end: tableEnd, "field name")
-            guard seen.insert(name).inserted else {
+            guard indexByName.updateValue(names.count, forKey: name) == nil else {
                 throw ArchiveError(
                     .duplicateKey,
                     "duplicate field name '\(name)' at byte \(nameOffset) in the archive's name table",
@@ -220,10 +232,12 @@ final class ArchiveDecodingState {
 
     @inline(__always)
     func setPath(depth: Int, key: some CodingKey) {
-        if path.count > depth {
-            path.removeLast(path.count - depth)
+        if depth < path.count {
+            path[depth] = key
+        } else {
+            while path.count < depth { path.append(ArchiveIndexKey(-1)) }
+            path.append(key)
         }
-        path.append(key)
     }
 
     func codingPath(depth: Int) -> [any CodingKey] {
@@ -464,26 +478,55 @@ final class ArchiveDecodingState {
         return (p, end, count, elementTag)
     }
 
+    /// The index of `name` in the field-name table, or -1 when the archive never uses it.
+    ///
+    /// Probes a direct-mapped cache keyed by the string's two raw words first (see
+    /// `ArchiveEncodingState.nameIndex(for:)` for why equal words mean equal strings).
+    @inline(__always)
+    func nameIndex(for name: String) -> Int {
+        let words = withUnsafeBytes(of: name) {
+            ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
+        }
+        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        if nameCacheBits[2 &* slot] == words.0 && nameCacheBits[2 &* slot &+ 1] == words.1 {
+            let index = nameCacheIndex[slot]
+            if index >= -1 { return index }
+        }
+        return nameIndexSlow(for: name, slot: slot, words: words)
+    }
+
+    @inline(never)
+    func nameIndexSlow(for name: String, slot: Int, words: (UInt64, UInt64)) -> Int {
+        let index = indexByName[name] ?? -1
+        nameCacheBits[2 * slot] = words.0
+        nameCacheBits[2 * slot + 1] = words.1
+        nameCacheIndex[slot] = index
+        nameCacheStrings[slot] = name
+        return index
+    }
+
     /// The value offset of the entry named `name` in the keyed container indexed at
     /// `start`, or -1. Tries the entry after the previous hit first.
     @inline(__always)
     func findEntry(start: Int, count: Int, name: String) -> Int {
+        let nameIndex = nameIndex(for: name)
+        guard nameIndex >= 0 else { return -1 }
         let cursor = arena[start]
         if cursor < count {
             let entry = start &+ 1 &+ 2 &* cursor
-            if names[arena[entry]] == name {
+            if arena[entry] == nameIndex {
                 arena[start] = cursor &+ 1
                 return arena[entry &+ 1]
             }
         }
-        return findEntrySlow(start: start, count: count, name: name)
+        return findEntrySlow(start: start, count: count, nameIndex: nameIndex)
     }
 
     @inline(never)
-    func findEntrySlow(start: Int, count: Int, name: String) -> Int {
+    func findEntrySlow(start: Int, count: Int, nameIndex: Int) -> Int {
         var entry = start + 1
         for index in 0..<count {
-            if names[arena[entry]] == name {
+            if arena[entry] == nameIndex {
                 arena[start] = index + 1
                 return arena[entry + 1]
             }

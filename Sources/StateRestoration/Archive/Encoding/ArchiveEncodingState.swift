@@ -13,6 +13,11 @@ import Foundation
 /// Containers are closed in stack order: writing to a container closes every container
 /// opened inside it since. Writing to a container after it was closed that way is an
 /// `EncodingError` rather than a silently wrong archive.
+///
+/// Stored properties are `@exclusivity(unchecked)`: one instance is used by one
+/// encode or decode call on one thread, and no method holds an `inout` access to a
+/// property across a call that touches the same property, so the dynamic exclusivity
+/// checks (which cost more than the work on these hot paths) can never fire.
 final class ArchiveEncodingState {
     /// One container, open or closed.
     struct Frame {
@@ -39,35 +44,38 @@ final class ArchiveEncodingState {
     }
 
     // The raw buffer: the body without container headers.
-    var bytes: UnsafeMutablePointer<UInt8>
-    var count = 0
-    var capacity: Int
+    @exclusivity(unchecked) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) var count = 0
+    @exclusivity(unchecked) var capacity: Int
 
     // The field-name table, in order of first use.
-    var names: [String] = []
-    var indexByName: [String: Int] = [:]
-    var namesByteCount = 0
-    /// `successor[i + 1]` is the name that followed name `i` last time (index 0: start);
-    /// repeated structures hit this prediction and skip hashing the key.
-    var successor: [Int] = [-1]
-    var previousName = 0
+    @exclusivity(unchecked) var names: [String] = []
+    @exclusivity(unchecked) var indexByName: [String: Int] = [:]
+    @exclusivity(unchecked) var namesByteCount = 0
 
-    var frames: [Frame] = []
-    var openFrames: [Int] = []
+    @exclusivity(unchecked) var frames: [Frame] = []
+    @exclusivity(unchecked) var openFrames: [Int] = []
     /// Header bytes of closed top-level containers.
-    var rootExtra = 0
+    @exclusivity(unchecked) var rootExtra = 0
 
     /// `keyOwner[name]` is the open keyed container that last wrote `name`, for
     /// duplicate-key detection; the undo log restores it when a container closes.
-    var keyOwner: [Int] = []
-    var undoNames: [Int] = []
-    var undoOwners: [Int] = []
+    @exclusivity(unchecked) var keyOwner: [Int] = []
+    @exclusivity(unchecked) var undoNames: [Int] = []
+    @exclusivity(unchecked) var undoOwners: [Int] = []
 
     /// Coding-path keys of the value being encoded; an encoder or container at depth
     /// `d` reports the first `d` of them.
-    var path: [any CodingKey] = []
+    @exclusivity(unchecked) var path: [any CodingKey] = []
     /// A value slot created by `superEncoder()` that may still be empty.
-    var pendingSlot = -1
+    @exclusivity(unchecked) var pendingSlot = -1
+    @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
+    /// Direct-mapped cache from a key string's raw bits to its name index; see
+    /// ``nameIndex(for:)``. `nameCacheStrings` keeps the cached strings alive so that
+    /// equal bits keep meaning equal strings.
+    @exclusivity(unchecked) var nameCacheBits = [UInt64](repeating: 0, count: 2 * 256)
+    @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -1, count: 256)
+    @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
     let userInfo: [CodingUserInfoKey: any Sendable]
 
     init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096) {
@@ -246,18 +254,25 @@ final class ArchiveEncodingState {
     // MARK: - Field names
 
     /// The index of `name` in the field-name table, adding it on first use.
+    ///
+    /// Keys are almost always the same string instances over and over (the literals of
+    /// synthesized `CodingKeys`), so the lookup first probes a direct-mapped cache keyed
+    /// by the string's two raw words: a small string's words are its contents, a large
+    /// string's words identify its (immutable, retained by the cache) storage, so equal
+    /// words imply equal strings. Misses fall back to a dictionary.
     @inline(__always)
     func nameIndex(for name: String) -> Int {
-        let predicted = successor[previousName]
-        if predicted >= 0 && names[predicted] == name {
-            previousName = predicted &+ 1
-            return predicted
+        let words = withUnsafeBytes(of: name) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        if nameCacheBits[2 &* slot] == words.0 && nameCacheBits[2 &* slot &+ 1] == words.1 {
+            let index = nameCacheIndex[slot]
+            if index >= 0 { return index }
         }
-        return nameIndexSlow(for: name)
+        return nameIndexSlow(for: name, slot: slot, words: words)
     }
 
     @inline(never)
-    func nameIndexSlow(for name: String) -> Int {
+    func nameIndexSlow(for name: String, slot: Int, words: (UInt64, UInt64)) -> Int {
         let index: Int
         if let existing = indexByName[name] {
             index = existing
@@ -265,13 +280,14 @@ final class ArchiveEncodingState {
             index = names.count
             names.append(name)
             indexByName[name] = index
-            successor.append(-1)
             keyOwner.append(-1)
             let length = name.utf8.count
             namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
         }
-        successor[previousName] = index
-        previousName = index &+ 1
+        nameCacheBits[2 * slot] = words.0
+        nameCacheBits[2 * slot + 1] = words.1
+        nameCacheIndex[slot] = index
+        nameCacheStrings[slot] = name
         return index
     }
 
@@ -398,12 +414,16 @@ final class ArchiveEncodingState {
     // MARK: - Coding path
 
     /// Records `key` as the coding-path component at `depth` (0-based).
+    /// Entries past the depth of the current operation are stale and never read, so a
+    /// component is overwritten in place rather than the array being truncated.
     @inline(__always)
     func setPath(depth: Int, key: some CodingKey) {
-        if path.count > depth {
-            path.removeLast(path.count - depth)
+        if depth < path.count {
+            path[depth] = key
+        } else {
+            while path.count < depth { path.append(ArchiveIndexKey(-1)) }
+            path.append(key)
         }
-        path.append(key)
     }
 
     func codingPath(depth: Int) -> [any CodingKey] {
@@ -411,7 +431,7 @@ final class ArchiveEncodingState {
     }
 
     func codingPath(depth: Int, appending key: any CodingKey) -> [any CodingKey] {
-        var result = Array(path.prefix(depth))
+        var result = codingPath(depth: depth)
         result.append(key)
         return result
     }
