@@ -83,11 +83,9 @@ extension ArchiveDecodingState {
     func readStringPayload(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> String {
         let length = try readLength(&p, end: end, what)
         let utf8 = UnsafeBufferPointer(start: bytes + p, count: length)
-        if Self.isASCII(bytes + p, length) {
-            p &+= length
-            return String(decoding: utf8, as: UTF8.self)
-        }
-        guard let string = String(validating: utf8, as: UTF8.self) else {
+        // `_tryFromUTF8` validates and copies in one non-generic pass (the generic
+        // `String(validating:as:)` instantiates metadata on every call).
+        guard let string = String._tryFromUTF8(utf8) else {
             throw ArchiveError(
                 .invalidUTF8,
                 "archive \(what) at byte \(p) (\(length) bytes) is not valid UTF-8",
@@ -96,23 +94,6 @@ extension ArchiveDecodingState {
         }
         p &+= length
         return string
-    }
-
-    /// Whether `count` bytes at `start` are all ASCII, checked eight at a time.
-    @inline(__always)
-    static func isASCII(_ start: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        let raw = UnsafeRawPointer(start)
-        var index = 0
-        var bits: UInt64 = 0
-        while index &+ 8 <= count {
-            bits |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index &+= 8
-        }
-        while index < count {
-            bits |= UInt64(start[index])
-            index &+= 1
-        }
-        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     @inline(__always)

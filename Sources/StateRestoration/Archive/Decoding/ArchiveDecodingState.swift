@@ -38,10 +38,10 @@ final class ArchiveDecodingState {
     /// Keyed-container index: for a container whose index starts at `s`, `arena[s]` is
     /// the entry to try first, and `arena[s + 1 + 2i]`, `arena[s + 2 + 2i]` are entry
     /// `i`'s name index and value offset.
-    @exclusivity(unchecked) var arena: [Int] = []
+    @exclusivity(unchecked) var arena = ArchiveScratch<Int>(capacity: 256)
     /// `stamps[name] == serial` while scanning the container with that serial number
     /// means the name was already seen in it: a duplicate key.
-    @exclusivity(unchecked) var stamps: [Int] = []
+    @exclusivity(unchecked) var stamps = ArchiveScratch<Int>(capacity: 1)
     @exclusivity(unchecked) var serial = 0
     /// Nested `init(from:)` calls in progress, against ``maximumDepth``.
     @exclusivity(unchecked) var nesting = 0
@@ -135,8 +135,9 @@ final class ArchiveDecodingState {
                 offset: p
             )
         }
-        stamps = Array(repeating: 0, count: names.count)
-        arena.reserveCapacity(Swift.min(size / 4, 1 << 16))
+        stamps = ArchiveScratch(repeating: 0, count: names.count)
+        // Each keyed entry takes at least two input bytes and two arena slots.
+        arena = ArchiveScratch(capacity: Swift.min(size, 1 << 20))
         rootPosition = p
         let rootEnd = try skipValue(at: p, end: size, implied: ArchiveTag.none)
         guard rootEnd == size else {
@@ -272,22 +273,22 @@ final class ArchiveDecodingState {
                 return UInt64(first)
             }
         }
-        return try readVarintSlow(&p, end: end, what())
+        return try readVarintSlow(&p, end: end, what)
     }
 
     @inline(never)
-    func readVarintSlow(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> UInt64 {
+    func readVarintSlow(_ p: inout Int, end: Int, _ what: () -> String) throws(ArchiveError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         var q = p
         while true {
-            guard q < end else { throw truncated(at: q, "a varint (\(what))") }
+            guard q < end else { throw truncated(at: q, "a varint (\(what()))") }
             let byte = bytes[q]
             q += 1
             if shift == 63 && byte > 1 {
                 throw ArchiveError(
                     .invalidValue,
-                    "archive varint (\(what)) at byte \(p) overflows 64 bits",
+                    "archive varint (\(what())) at byte \(p) overflows 64 bits",
                     offset: p
                 )
             }
@@ -301,10 +302,10 @@ final class ArchiveDecodingState {
 
     /// Reads a byte length and checks that that many bytes remain before `end`.
     @inline(__always)
-    func readLength(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> Int {
-        let length = try readVarint(&p, end: end, "\(what) length")
+    func readLength(_ p: inout Int, end: Int, _ what: @autoclosure () -> String) throws(ArchiveError) -> Int {
+        let length = try readVarint(&p, end: end, "\(what()) length")
         guard length <= UInt64(end &- p) else {
-            throw truncated(at: p, "\(length)-byte \(what), found \(end - p) bytes")
+            throw truncated(at: p, "\(length)-byte \(what()), found \(end - p) bytes")
         }
         return Int(length)
     }
@@ -330,34 +331,36 @@ final class ArchiveDecodingState {
     func skipValue(at p: Int, end: Int, implied: UInt8) throws(ArchiveError) -> Int {
         var q = p
         let tag = try readTag(&q, end: end, implied: implied)
+        let fixed: Int
         switch tag {
         case ArchiveTag.null, ArchiveTag.boolFalse, ArchiveTag.boolTrue:
             return q
         case ArchiveTag.int, ArchiveTag.uint:
-            _ = try readVarint(&q, end: end, "integer")
-            return q
+            // Skip a varint: continuation bytes, then the last one.
+            while q < end && bytes[q] >= 0x80 && q &- p < 11 { q &+= 1 }
+            guard q < end else { throw truncated(at: q, "a varint (integer)") }
+            guard q &- p < 11 else {
+                throw ArchiveError(.invalidValue, "archive varint (integer) at byte \(p + 1) overflows 64 bits", offset: p + 1)
+            }
+            return q &+ 1
         case ArchiveTag.float32:
-            try need(4, q, end: end, "4-byte float")
-            return q + 4
-        case ArchiveTag.float64:
-            try need(8, q, end: end, "8-byte double")
-            return q + 8
-        case ArchiveTag.date:
-            try need(8, q, end: end, "8-byte date")
-            return q + 8
+            fixed = 4
+        case ArchiveTag.float64, ArchiveTag.date:
+            fixed = 8
         case ArchiveTag.uuid:
-            try need(16, q, end: end, "16-byte UUID")
-            return q + 16
+            fixed = 16
         case ArchiveTag.string, ArchiveTag.data, ArchiveTag.url:
             let length = try readLength(&q, end: end, ArchiveTag.name(tag))
-            return q + length
+            return q &+ length
         case ArchiveTag.array, ArchiveTag.typedArray, ArchiveTag.keyed:
             _ = try readVarint(&q, end: end, "element count")
             let length = try readLength(&q, end: end, ArchiveTag.name(tag))
-            return q + length
+            return q &+ length
         default:
             throw invalidTag(tag, at: p)
         }
+        guard end &- q >= fixed else { throw truncated(at: q, "\(fixed)-byte \(ArchiveTag.name(tag))") }
+        return q &+ fixed
     }
 
     // MARK: - Containers
@@ -425,14 +428,11 @@ final class ArchiveDecodingState {
     /// Reads an array or typed array header. Returns where the elements start and end,
     /// how many there are, and the implied element tag (``ArchiveTag/none`` for an array
     /// whose elements carry their own tags).
-    ///
-    /// With `validate`, also walks the elements (skipping each by its length) to check
-    /// that they fill the declared byte length exactly, for callers that read elements
-    /// one at a time and might stop early.
+    /// An empty array must have no element bytes; a non-empty one is checked when its
+    /// last element is read.
     func openUnkeyed(
         at position: Int,
-        implied: UInt8,
-        validate: Bool = false
+        implied: UInt8
     ) throws(ArchiveError) -> (start: Int, end: Int, count: Int, elementTag: UInt8) {
         var p = position
         let tag = try readTag(&p, end: size, implied: implied)
@@ -461,19 +461,12 @@ final class ArchiveDecodingState {
             )
         }
         let count = Int(rawCount)
-        if validate {
-            var q = p
-            for _ in 0..<count {
-                q = try skipValue(at: q, end: end, implied: elementTag)
-            }
-            guard q == end else {
-                throw ArchiveError(
-                    .lengthMismatch,
-                    "archive array at byte \(position) declares \(end - p) bytes of elements but its \(count) "
-                        + "elements end at byte \(q), not \(end)",
-                    offset: q
-                )
-            }
+        guard count > 0 || p == end else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive array at byte \(position) has no elements but declares \(end - p) bytes of them",
+                offset: p
+            )
         }
         return (p, end, count, elementTag)
     }

@@ -53,16 +53,16 @@ final class ArchiveEncodingState {
     @exclusivity(unchecked) var indexByName: [String: Int] = [:]
     @exclusivity(unchecked) var namesByteCount = 0
 
-    @exclusivity(unchecked) var frames: [Frame] = []
-    @exclusivity(unchecked) var openFrames: [Int] = []
+    @exclusivity(unchecked) var frames = ArchiveScratch<Frame>(capacity: 64)
+    @exclusivity(unchecked) var openFrames = ArchiveScratch<Int>(capacity: 16)
     /// Header bytes of closed top-level containers.
     @exclusivity(unchecked) var rootExtra = 0
 
     /// `keyOwner[name]` is the open keyed container that last wrote `name`, for
     /// duplicate-key detection; the undo log restores it when a container closes.
-    @exclusivity(unchecked) var keyOwner: [Int] = []
-    @exclusivity(unchecked) var undoNames: [Int] = []
-    @exclusivity(unchecked) var undoOwners: [Int] = []
+    @exclusivity(unchecked) var keyOwner = ArchiveScratch<Int>(capacity: 64)
+    /// Pairs of (name index, previous owner), pushed per key and popped on close.
+    @exclusivity(unchecked) var undo = ArchiveScratch<Int>(capacity: 128)
 
     /// Coding-path keys of the value being encoded; an encoder or container at depth
     /// `d` reports the first `d` of them.
@@ -298,7 +298,7 @@ final class ArchiveEncodingState {
     func openFrame(tag: UInt8) -> Int {
         appendByte(tag)
         let index = frames.count
-        frames.append(Frame(contentStart: count, undoStart: undoNames.count, tag: tag))
+        frames.append(Frame(contentStart: count, undoStart: undo.count, tag: tag))
         openFrames.append(index)
         return index
     }
@@ -313,8 +313,9 @@ final class ArchiveEncodingState {
         frames[index].isOpen = false
         let headerSize =
             ArchiveFormat.varintSize(UInt64(frame.count)) + ArchiveFormat.varintSize(UInt64(payloadLength))
-        while undoNames.count > frame.undoStart {
-            keyOwner[undoNames.removeLast()] = undoOwners.removeLast()
+        while undo.count > frame.undoStart {
+            let previousOwner = undo.removeLast()
+            keyOwner[undo.removeLast()] = previousOwner
         }
         if let parent = openFrames.last {
             frames[parent].extra += headerSize + frame.extra
@@ -362,8 +363,8 @@ final class ArchiveEncodingState {
         let name = nameIndex(for: key)
         let owner = keyOwner[name]
         if owner == frame { return .duplicateKey }
-        undoNames.append(name)
-        undoOwners.append(owner)
+        undo.append(name)
+        undo.append(owner)
         keyOwner[name] = frame
         appendVarint(UInt64(name))
         frames[frame].count &+= 1
@@ -402,7 +403,15 @@ final class ArchiveEncodingState {
     /// the slot (a subclass and its superclass sharing one encoder), or a new one.
     /// Returns -1 when the slot cannot take a container.
     func frame(forSlot slot: Int, parent: Int, tag: UInt8) -> Int {
-        for index in openFrames.reversed() where frames[index].contentStart == slot &+ 1 {
+        // Fast path: nothing written to the slot yet, its container is the innermost one.
+        if count == slot && pendingSlot < 0 && openFrames.last == parent {
+            return openFrame(tag: tag)
+        }
+        var position = openFrames.count
+        while position > 0 {
+            position -= 1
+            let index = openFrames[position]
+            guard frames[index].contentStart == slot &+ 1 else { continue }
             guard frames[index].tag == tag else { return -1 }
             closeFrames(above: index)
             return index
@@ -473,7 +482,8 @@ final class ArchiveEncodingState {
             }
         }
         var source = 0
-        for frame in frames {
+        for index in 0..<frames.count {
+            let frame = frames[index]
             let run = frame.contentStart - source
             (out + o).initialize(from: bytes + source, count: run)
             o += run
