@@ -340,7 +340,8 @@ final class ArchiveDecodingState {
             while q < end && bytes[q] >= 0x80 && q &- p < 11 { q &+= 1 }
             guard q < end else { throw truncated(at: q, "a varint (integer)") }
             guard q &- p < 11 else {
-                throw ArchiveError(.invalidValue, "archive varint (integer) at byte \(p + 1) overflows 64 bits", offset: p + 1)
+                throw ArchiveError(
+                    .invalidValue, "archive varint (integer) at byte \(p + 1) overflows 64 bits", offset: p + 1)
             }
             return q &+ 1
         case ArchiveTag.float32:
