@@ -137,7 +137,7 @@ final class ArchiveDecodingState {
         }
         stamps = ArchiveScratch(repeating: 0, count: names.count)
         // Each keyed entry takes at least two input bytes and two arena slots.
-        arena = ArchiveScratch(capacity: Swift.min(size, 1 << 20))
+        arena = ArchiveScratch(capacity: Swift.min(size / 2, 1 << 16) + 16)
         rootPosition = p
         let rootEnd = try skipValue(at: p, end: size, implied: ArchiveTag.none)
         guard rootEnd == size else {
