@@ -21,13 +21,29 @@ public import Foundation
 /// ```
 public struct ArchiveDecoder: Sendable {
     /// The nesting limit new decoders start with: 512 levels.
+    ///
+    /// ```swift
+    /// #expect(ArchiveDecoder().maximumDepth == ArchiveDecoder.defaultMaximumDepth)
+    /// ```
     public static let defaultMaximumDepth = 512
 
     /// How deeply values may nest (nested `init(from:)` calls) before decoding fails
     /// with ``ArchiveError/Code/depthLimitExceeded``; protects the stack from hostile input.
+    ///
+    /// Lower it for untrusted input whose types are shallow:
+    ///
+    /// ```swift
+    /// var decoder = ArchiveDecoder()
+    /// decoder.maximumDepth = 32
+    /// ```
     public var maximumDepth: Int = ArchiveDecoder.defaultMaximumDepth
 
     /// Values handed to `init(from:)` implementations through `Decoder.userInfo`.
+    ///
+    /// ```swift
+    /// var decoder = ArchiveDecoder()
+    /// decoder.userInfo[CodingUserInfoKey(rawValue: "appVersion")!] = "4.2"
+    /// ```
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Creates a decoder with the default depth limit and an empty `userInfo`.

@@ -23,6 +23,11 @@ public import Foundation
 /// ```
 public struct ArchiveEncoder: Sendable {
     /// Values handed to `encode(to:)` implementations through `Encoder.userInfo`.
+    ///
+    /// ```swift
+    /// var encoder = ArchiveEncoder()
+    /// encoder.userInfo[CodingUserInfoKey(rawValue: "appVersion")!] = "4.2"
+    /// ```
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Creates an encoder with an empty `userInfo`.

@@ -46,7 +46,9 @@ import Testing
         #expect(error?.code == .badMagic)
         #expect(error?.message.contains("bad magic at byte 0") == true)
         // A standalone value archive is not an envelope.
-        #expect(openError((try? ArchiveEncoder().encode(ScreenState.sample(seed: 1, depth: 0))) ?? Data())?.code == .badMagic)
+        #expect(
+            openError((try? ArchiveEncoder().encode(ScreenState.sample(seed: 1, depth: 0))) ?? Data())?.code
+                == .badMagic)
     }
 
     @Test("a newer format version is unsupported, and the message says found vs supported")
@@ -82,7 +84,9 @@ import Testing
         #expect(error?.message.contains(String(header.computedChecksum, radix: 16, uppercase: true)) == true)
     }
 
-    @Test("a single flipped bit anywhere in the body is caught by the checksum", arguments: [0, 1, 7, 8, 255, 500, 998, 999])
+    @Test(
+        "a single flipped bit anywhere in the body is caught by the checksum",
+        arguments: [0, 1, 7, 8, 255, 500, 998, 999])
     func flippedBit(position: Int) {
         for bit in [0, 3, 7] {
             var sealed = ArchiveEnvelope.seal(body, formatVersion: 1)

@@ -45,7 +45,9 @@ import Testing
     func emptyData() {
         let error = #expect(throws: ArchiveError.self) { try ArchiveValue(decoding: Data()) }
         #expect(error?.code == .truncated)
-        #expect(error?.message == "archive truncated at byte 0: expected the 4-byte preamble (magic 'SRv' and version), found 0 bytes")
+        #expect(
+            error?.message
+                == "archive truncated at byte 0: expected the 4-byte preamble (magic 'SRv' and version), found 0 bytes")
         #expect(codes(Data()).decoder == .truncated)
     }
 
@@ -53,7 +55,9 @@ import Testing
     func wrongMagic() throws {
         let json = try JSONEncoder().encode(["a": 1])
         #expect(codes(json) == (.badMagic, .badMagic))
-        let error = #expect(throws: ArchiveError.self) { try ArchiveValue(decoding: Data([0xDE, 0xAD, 0xBE, 0xEF, 0])) }
+        let error = #expect(throws: ArchiveError.self) {
+            try ArchiveValue(decoding: Data([0xDE, 0xAD, 0xBE, 0xEF, 0]))
+        }
         #expect(error?.message.contains("bad magic at byte 0: found DE AD BE") == true)
     }
 
@@ -80,7 +84,9 @@ import Testing
         }
     }
 
-    @Test("a count of 2^60 is rejected before anything is allocated", arguments: [Bytes.array, Bytes.keyed, Bytes.typedArray])
+    @Test(
+        "a count of 2^60 is rejected before anything is allocated",
+        arguments: [Bytes.array, Bytes.keyed, Bytes.typedArray])
     func hugeCount(tag: UInt8) {
         var root = [tag] + Bytes.varint(1 << 60) + Bytes.varint(2)
         root += tag == Bytes.typedArray ? [Bytes.int, 0] : [0, 0]
@@ -241,7 +247,8 @@ import Testing
         var data = try ArchiveEncoder().encode(value)
         let marker = Array("MARKER".utf8)
         let bytes = Array(data)
-        let index = try #require((0...(bytes.count - marker.count)).first { Array(bytes[$0..<($0 + marker.count)]) == marker })
+        let index = try #require(
+            (0...(bytes.count - marker.count)).first { Array(bytes[$0..<($0 + marker.count)]) == marker })
         data[index] = 0xFF
         let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(ScreenState.self, from: data) }
         let description = error.map(debugDescription(of:)) ?? ""

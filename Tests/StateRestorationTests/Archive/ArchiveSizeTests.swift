@@ -12,7 +12,9 @@ import Testing
 
     @Test("interned field names make an array of repeated structs much smaller than JSON")
     func internedNamesBeatJSON() throws {
-        let rows = (0..<200).map { Row(identifier: $0, restorationTitle: "r\($0)", isSelected: $0 % 2 == 0, scrollPosition: 0) }
+        let rows = (0..<200).map {
+            Row(identifier: $0, restorationTitle: "r\($0)", isSelected: $0 % 2 == 0, scrollPosition: 0)
+        }
         let archive = try ArchiveEncoder().encode(rows)
         let json = try JSONEncoder().encode(rows)
         let ratio = Double(archive.count) / Double(json.count)

@@ -8,47 +8,31 @@ extension ArchiveDecodingState {
     func decodeGeneric<T: Decodable>(_ type: T.Type, at position: Int, implied: UInt8, depth: Int) throws -> T {
         var p = position
         do throws(ArchiveError) {
-            if T.self == String.self { return unsafeBitCast(try readString(&p, end: size, implied: implied), to: T.self) }
-            if T.self == Int.self {
-                return unsafeBitCast(try readInteger(Int.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == Double.self {
-                return unsafeBitCast(try readDouble(&p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == Bool.self { return unsafeBitCast(try readBool(&p, end: size, implied: implied), to: T.self) }
-            if T.self == UUID.self { return unsafeBitCast(try readUUID(&p, end: size, implied: implied), to: T.self) }
-            if T.self == Date.self { return unsafeBitCast(try readDate(&p, end: size, implied: implied), to: T.self) }
-            if T.self == Int64.self {
-                return unsafeBitCast(try readInteger(Int64.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == Int32.self {
-                return unsafeBitCast(try readInteger(Int32.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == Int16.self {
-                return unsafeBitCast(try readInteger(Int16.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == Int8.self {
-                return unsafeBitCast(try readInteger(Int8.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == UInt.self {
-                return unsafeBitCast(try readInteger(UInt.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == UInt64.self {
+            switch typeCache.kind(of: T.self) {
+            case .other:
+                break
+            case .string: return unsafeBitCast(try readString(&p, end: size, implied: implied), to: T.self)
+            case .int: return unsafeBitCast(try readInteger(Int.self, &p, end: size, implied: implied), to: T.self)
+            case .double: return unsafeBitCast(try readDouble(&p, end: size, implied: implied), to: T.self)
+            case .bool: return unsafeBitCast(try readBool(&p, end: size, implied: implied), to: T.self)
+            case .uuid: return unsafeBitCast(try readUUID(&p, end: size, implied: implied), to: T.self)
+            case .date: return unsafeBitCast(try readDate(&p, end: size, implied: implied), to: T.self)
+            case .int64: return unsafeBitCast(try readInteger(Int64.self, &p, end: size, implied: implied), to: T.self)
+            case .int32: return unsafeBitCast(try readInteger(Int32.self, &p, end: size, implied: implied), to: T.self)
+            case .int16: return unsafeBitCast(try readInteger(Int16.self, &p, end: size, implied: implied), to: T.self)
+            case .int8: return unsafeBitCast(try readInteger(Int8.self, &p, end: size, implied: implied), to: T.self)
+            case .uint: return unsafeBitCast(try readInteger(UInt.self, &p, end: size, implied: implied), to: T.self)
+            case .uint64:
                 return unsafeBitCast(try readInteger(UInt64.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == UInt32.self {
+            case .uint32:
                 return unsafeBitCast(try readInteger(UInt32.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == UInt16.self {
+            case .uint16:
                 return unsafeBitCast(try readInteger(UInt16.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == UInt8.self {
-                return unsafeBitCast(try readInteger(UInt8.self, &p, end: size, implied: implied), to: T.self)
-            }
-            if T.self == Float.self { return unsafeBitCast(try readFloat(&p, end: size, implied: implied), to: T.self) }
-            if T.self == Data.self { return unsafeBitCast(try readData(&p, end: size, implied: implied), to: T.self) }
-            if T.self == URL.self { return unsafeBitCast(try readURL(&p, end: size, implied: implied), to: T.self) }
-            if T.self == Decimal.self {
+            case .uint8: return unsafeBitCast(try readInteger(UInt8.self, &p, end: size, implied: implied), to: T.self)
+            case .float: return unsafeBitCast(try readFloat(&p, end: size, implied: implied), to: T.self)
+            case .data: return unsafeBitCast(try readData(&p, end: size, implied: implied), to: T.self)
+            case .url: return unsafeBitCast(try readURL(&p, end: size, implied: implied), to: T.self)
+            case .decimal:
                 let text = try readString(&p, end: size, implied: implied)
                 guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
                     throw ArchiveError(
@@ -58,11 +42,66 @@ extension ArchiveDecodingState {
                     )
                 }
                 return unsafeBitCast(decimal, to: T.self)
-            }
-            if MemoryLayout<T>.size == MemoryLayout<[Int]>.size,
-                let array = try decodeScalarArray(T.self, at: position, implied: implied)
-            {
-                return array
+            case .stringArray:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readString(&p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .intArray:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readInteger(Int.self, &p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .int64Array:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readInteger(Int64.self, &p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .int32Array:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readInteger(Int32.self, &p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .uintArray:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readInteger(UInt.self, &p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .uint64Array:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readInteger(UInt64.self, &p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .uint32Array:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readInteger(UInt32.self, &p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .doubleArray:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readDouble(&p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .floatArray:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readFloat(&p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .uuidArray:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readUUID(&p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .dateArray:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readDate(&p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
+            case .boolArray:
+                let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
+                    try state.readBool(&p, end: end, implied: tag)
+                }
+                return unsafeBitCast(array, to: T.self)
             }
         } catch {
             throw decodingError(error, type: T.self, depth: depth, key: nil)
@@ -82,76 +121,6 @@ extension ArchiveDecodingState {
             )
         }
         return try T(from: ArchiveValueDecoder(state: self, position: position, implied: implied, depth: depth))
-    }
-
-    /// Decodes `[String]`, `[Int]`, `[UUID]` and other arrays of scalars directly, from
-    /// either a typed array or an array of tagged values. Returns nil for other types.
-    @inline(__always)
-    func decodeScalarArray<T>(_ type: T.Type, at position: Int, implied: UInt8) throws(ArchiveError) -> T? {
-        switch ObjectIdentifier(T.self) {
-        case ArchiveArrayTypes.strings:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readString(&p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.ints:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readInteger(Int.self, &p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.int64s:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readInteger(Int64.self, &p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.int32s:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readInteger(Int32.self, &p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.uints:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readInteger(UInt.self, &p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.uint64s:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readInteger(UInt64.self, &p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.uint32s:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readInteger(UInt32.self, &p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.doubles:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readDouble(&p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.floats:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readFloat(&p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.uuids:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readUUID(&p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.dates:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readDate(&p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        case ArchiveArrayTypes.bools:
-            let array = try readArray(at: position, implied: implied) { (state, p, end, tag) throws(ArchiveError) in
-                try state.readBool(&p, end: end, implied: tag)
-            }
-            return unsafeBitCast(array, to: T.self)
-        default:
-            return nil
-        }
     }
 
     /// Reads every element of the array at `position` with `readElement`.

@@ -83,7 +83,9 @@ extension ArchiveDecodingState {
     func readStringPayload(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> String {
         let length = try readLength(&p, end: end, what)
         let utf8 = UnsafeBufferPointer(start: bytes + p, count: length)
-        guard let string = String(validating: utf8, as: UTF8.self) else {
+        // `_tryFromUTF8` validates and copies in one non-generic pass (the generic
+        // `String(validating:as:)` instantiates metadata on every call).
+        guard let string = String._tryFromUTF8(utf8) else {
             throw ArchiveError(
                 .invalidUTF8,
                 "archive \(what) at byte \(p) (\(length) bytes) is not valid UTF-8",

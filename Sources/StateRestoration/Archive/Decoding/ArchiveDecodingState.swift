@@ -10,6 +10,11 @@ import Foundation
 /// arena; lookups then compare the requested key with the entry names, trying the entry
 /// after the previous hit first, which is the right one when a type decodes its fields
 /// in the order it encoded them.
+///
+/// Stored properties are `@exclusivity(unchecked)`: one instance is used by one
+/// encode or decode call on one thread, and no method holds an `inout` access to a
+/// property across a call that touches the same property, so the dynamic exclusivity
+/// checks (which cost more than the work on these hot paths) can never fire.
 final class ArchiveDecodingState {
     /// A private copy of the input, so that a `Decoder` that escapes its `init(from:)`
     /// can never read freed memory.
@@ -19,23 +24,30 @@ final class ArchiveDecodingState {
     let userInfo: [CodingUserInfoKey: any Sendable]
 
     /// The field-name table.
-    var names: [String] = []
+    @exclusivity(unchecked) var names: [String] = []
+    @exclusivity(unchecked) var indexByName: [String: Int] = [:]
+    /// Direct-mapped cache from a key string's raw bits to its name index (-1: not in
+    /// the table); see ``nameIndex(for:)``.
+    @exclusivity(unchecked) var nameCacheBits = [UInt64](repeating: 0, count: 2 * 256)
+    @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -2, count: 256)
+    @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
+    @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
     /// Offset of the root value.
-    var rootPosition = 0
+    @exclusivity(unchecked) var rootPosition = 0
 
     /// Keyed-container index: for a container whose index starts at `s`, `arena[s]` is
     /// the entry to try first, and `arena[s + 1 + 2i]`, `arena[s + 2 + 2i]` are entry
     /// `i`'s name index and value offset.
-    var arena: [Int] = []
+    @exclusivity(unchecked) var arena = ArchiveScratch<Int>(capacity: 256)
     /// `stamps[name] == serial` while scanning the container with that serial number
     /// means the name was already seen in it: a duplicate key.
-    var stamps: [Int] = []
-    var serial = 0
+    @exclusivity(unchecked) var stamps = ArchiveScratch<Int>(capacity: 1)
+    @exclusivity(unchecked) var serial = 0
     /// Nested `init(from:)` calls in progress, against ``maximumDepth``.
-    var nesting = 0
+    @exclusivity(unchecked) var nesting = 0
     /// Coding-path keys of the value being decoded; a decoder or container at depth `d`
     /// reports the first `d` of them.
-    var path: [any CodingKey] = []
+    @exclusivity(unchecked) var path: [any CodingKey] = []
 
     /// Copies `data`, then validates the preamble, reads the field-name table, and checks
     /// that the root value ends exactly at the end of the input.
@@ -102,11 +114,11 @@ final class ArchiveDecodingState {
             )
         }
         names.reserveCapacity(Int(nameCount))
-        var seen = Set<String>(minimumCapacity: Int(nameCount))
+        indexByName.reserveCapacity(Int(nameCount))
         for _ in 0..<Int(nameCount) {
             let nameOffset = p
             let name = try readStringPayload(&p, end: tableEnd, "field name")
-            guard seen.insert(name).inserted else {
+            guard indexByName.updateValue(names.count, forKey: name) == nil else {
                 throw ArchiveError(
                     .duplicateKey,
                     "duplicate field name '\(name)' at byte \(nameOffset) in the archive's name table",
@@ -123,8 +135,9 @@ final class ArchiveDecodingState {
                 offset: p
             )
         }
-        stamps = Array(repeating: 0, count: names.count)
-        arena.reserveCapacity(Swift.min(size / 4, 1 << 16))
+        stamps = ArchiveScratch(repeating: 0, count: names.count)
+        // Each keyed entry takes at least two input bytes and two arena slots.
+        arena = ArchiveScratch(capacity: Swift.min(size / 2, 1 << 16) + 16)
         rootPosition = p
         let rootEnd = try skipValue(at: p, end: size, implied: ArchiveTag.none)
         guard rootEnd == size else {
@@ -220,10 +233,12 @@ final class ArchiveDecodingState {
 
     @inline(__always)
     func setPath(depth: Int, key: some CodingKey) {
-        if path.count > depth {
-            path.removeLast(path.count - depth)
+        if depth < path.count {
+            path[depth] = key
+        } else {
+            while path.count < depth { path.append(ArchiveIndexKey(-1)) }
+            path.append(key)
         }
-        path.append(key)
     }
 
     func codingPath(depth: Int) -> [any CodingKey] {
@@ -258,22 +273,22 @@ final class ArchiveDecodingState {
                 return UInt64(first)
             }
         }
-        return try readVarintSlow(&p, end: end, what())
+        return try readVarintSlow(&p, end: end, what)
     }
 
     @inline(never)
-    func readVarintSlow(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> UInt64 {
+    func readVarintSlow(_ p: inout Int, end: Int, _ what: () -> String) throws(ArchiveError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         var q = p
         while true {
-            guard q < end else { throw truncated(at: q, "a varint (\(what))") }
+            guard q < end else { throw truncated(at: q, "a varint (\(what()))") }
             let byte = bytes[q]
             q += 1
             if shift == 63 && byte > 1 {
                 throw ArchiveError(
                     .invalidValue,
-                    "archive varint (\(what)) at byte \(p) overflows 64 bits",
+                    "archive varint (\(what())) at byte \(p) overflows 64 bits",
                     offset: p
                 )
             }
@@ -287,10 +302,10 @@ final class ArchiveDecodingState {
 
     /// Reads a byte length and checks that that many bytes remain before `end`.
     @inline(__always)
-    func readLength(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> Int {
-        let length = try readVarint(&p, end: end, "\(what) length")
+    func readLength(_ p: inout Int, end: Int, _ what: @autoclosure () -> String) throws(ArchiveError) -> Int {
+        let length = try readVarint(&p, end: end, "\(what()) length")
         guard length <= UInt64(end &- p) else {
-            throw truncated(at: p, "\(length)-byte \(what), found \(end - p) bytes")
+            throw truncated(at: p, "\(length)-byte \(what()), found \(end - p) bytes")
         }
         return Int(length)
     }
@@ -316,34 +331,37 @@ final class ArchiveDecodingState {
     func skipValue(at p: Int, end: Int, implied: UInt8) throws(ArchiveError) -> Int {
         var q = p
         let tag = try readTag(&q, end: end, implied: implied)
+        let fixed: Int
         switch tag {
         case ArchiveTag.null, ArchiveTag.boolFalse, ArchiveTag.boolTrue:
             return q
         case ArchiveTag.int, ArchiveTag.uint:
-            _ = try readVarint(&q, end: end, "integer")
-            return q
+            // Skip a varint: continuation bytes, then the last one.
+            while q < end && bytes[q] >= 0x80 && q &- p < 11 { q &+= 1 }
+            guard q < end else { throw truncated(at: q, "a varint (integer)") }
+            guard q &- p < 11 else {
+                throw ArchiveError(
+                    .invalidValue, "archive varint (integer) at byte \(p + 1) overflows 64 bits", offset: p + 1)
+            }
+            return q &+ 1
         case ArchiveTag.float32:
-            try need(4, q, end: end, "4-byte float")
-            return q + 4
-        case ArchiveTag.float64:
-            try need(8, q, end: end, "8-byte double")
-            return q + 8
-        case ArchiveTag.date:
-            try need(8, q, end: end, "8-byte date")
-            return q + 8
+            fixed = 4
+        case ArchiveTag.float64, ArchiveTag.date:
+            fixed = 8
         case ArchiveTag.uuid:
-            try need(16, q, end: end, "16-byte UUID")
-            return q + 16
+            fixed = 16
         case ArchiveTag.string, ArchiveTag.data, ArchiveTag.url:
             let length = try readLength(&q, end: end, ArchiveTag.name(tag))
-            return q + length
+            return q &+ length
         case ArchiveTag.array, ArchiveTag.typedArray, ArchiveTag.keyed:
             _ = try readVarint(&q, end: end, "element count")
             let length = try readLength(&q, end: end, ArchiveTag.name(tag))
-            return q + length
+            return q &+ length
         default:
             throw invalidTag(tag, at: p)
         }
+        guard end &- q >= fixed else { throw truncated(at: q, "\(fixed)-byte \(ArchiveTag.name(tag))") }
+        return q &+ fixed
     }
 
     // MARK: - Containers
@@ -411,14 +429,11 @@ final class ArchiveDecodingState {
     /// Reads an array or typed array header. Returns where the elements start and end,
     /// how many there are, and the implied element tag (``ArchiveTag/none`` for an array
     /// whose elements carry their own tags).
-    ///
-    /// With `validate`, also walks the elements (skipping each by its length) to check
-    /// that they fill the declared byte length exactly, for callers that read elements
-    /// one at a time and might stop early.
+    /// An empty array must have no element bytes; a non-empty one is checked when its
+    /// last element is read.
     func openUnkeyed(
         at position: Int,
-        implied: UInt8,
-        validate: Bool = false
+        implied: UInt8
     ) throws(ArchiveError) -> (start: Int, end: Int, count: Int, elementTag: UInt8) {
         var p = position
         let tag = try readTag(&p, end: size, implied: implied)
@@ -447,43 +462,65 @@ final class ArchiveDecodingState {
             )
         }
         let count = Int(rawCount)
-        if validate {
-            var q = p
-            for _ in 0..<count {
-                q = try skipValue(at: q, end: end, implied: elementTag)
-            }
-            guard q == end else {
-                throw ArchiveError(
-                    .lengthMismatch,
-                    "archive array at byte \(position) declares \(end - p) bytes of elements but its \(count) "
-                        + "elements end at byte \(q), not \(end)",
-                    offset: q
-                )
-            }
+        guard count > 0 || p == end else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive array at byte \(position) has no elements but declares \(end - p) bytes of them",
+                offset: p
+            )
         }
         return (p, end, count, elementTag)
+    }
+
+    /// The index of `name` in the field-name table, or -1 when the archive never uses it.
+    ///
+    /// Probes a direct-mapped cache keyed by the string's two raw words first (see
+    /// `ArchiveEncodingState.nameIndex(for:)` for why equal words mean equal strings).
+    @inline(__always)
+    func nameIndex(for name: String) -> Int {
+        let words = withUnsafeBytes(of: name) {
+            ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
+        }
+        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        if nameCacheBits[2 &* slot] == words.0 && nameCacheBits[2 &* slot &+ 1] == words.1 {
+            let index = nameCacheIndex[slot]
+            if index >= -1 { return index }
+        }
+        return nameIndexSlow(for: name, slot: slot, words: words)
+    }
+
+    @inline(never)
+    func nameIndexSlow(for name: String, slot: Int, words: (UInt64, UInt64)) -> Int {
+        let index = indexByName[name] ?? -1
+        nameCacheBits[2 * slot] = words.0
+        nameCacheBits[2 * slot + 1] = words.1
+        nameCacheIndex[slot] = index
+        nameCacheStrings[slot] = name
+        return index
     }
 
     /// The value offset of the entry named `name` in the keyed container indexed at
     /// `start`, or -1. Tries the entry after the previous hit first.
     @inline(__always)
     func findEntry(start: Int, count: Int, name: String) -> Int {
+        let nameIndex = nameIndex(for: name)
+        guard nameIndex >= 0 else { return -1 }
         let cursor = arena[start]
         if cursor < count {
             let entry = start &+ 1 &+ 2 &* cursor
-            if names[arena[entry]] == name {
+            if arena[entry] == nameIndex {
                 arena[start] = cursor &+ 1
                 return arena[entry &+ 1]
             }
         }
-        return findEntrySlow(start: start, count: count, name: name)
+        return findEntrySlow(start: start, count: count, nameIndex: nameIndex)
     }
 
     @inline(never)
-    func findEntrySlow(start: Int, count: Int, name: String) -> Int {
+    func findEntrySlow(start: Int, count: Int, nameIndex: Int) -> Int {
         var entry = start + 1
         for index in 0..<count {
-            if names[arena[entry]] == name {
+            if arena[entry] == nameIndex {
                 arena[start] = index + 1
                 return arena[entry + 1]
             }

@@ -11,9 +11,14 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     var codingPath: [any CodingKey] { state.codingPath(depth: depth) }
 
     var allKeys: [Key] {
-        (0..<count).compactMap { index in
-            Key(stringValue: state.names[state.arena[start + 1 + 2 * index]])
+        var keys: [Key] = []
+        keys.reserveCapacity(count)
+        for index in 0..<count {
+            if let key = Key(stringValue: state.names[state.arena[start + 1 + 2 * index]]) {
+                keys.append(key)
+            }
         }
+        return keys
     }
 
     func contains(_ key: Key) -> Bool {
@@ -272,8 +277,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         do throws(ArchiveError) {
             let (elementsStart, end, elementCount, elementTag) = try state.openUnkeyed(
                 at: position,
-                implied: ArchiveTag.none,
-                validate: true
+                implied: ArchiveTag.none
             )
             return ArchiveUnkeyedDecodingContainer(
                 state: state,

@@ -50,8 +50,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         var p = position
         do throws(ArchiveError) {
             let value = try reader(state, &p, end, implied)
-            position = p
-            currentIndex += 1
+            try advance(to: p)
             return value
         } catch {
             throw state.decodingError(error, type: Value.self, depth: depth, key: ArchiveIndexKey(currentIndex))
@@ -61,8 +60,11 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decodeNil() throws -> Bool {
         guard currentIndex < elementCount else { throw atEnd(Optional<Any>.self) }
         if implied == ArchiveTag.none, position < end, state.bytes[position] == ArchiveTag.null {
-            position += 1
-            currentIndex += 1
+            do throws(ArchiveError) {
+                try advance(to: position + 1)
+            } catch {
+                throw state.decodingError(error, type: Optional<Any>.self, depth: depth, key: nil)
+            }
             return true
         }
         return false
@@ -124,6 +126,22 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try read { (s, p, e, t) throws(ArchiveError) in try s.readInteger(UInt64.self, &p, end: e, implied: t) }
     }
 
+    /// Moves past the current element; after the last one, checks that the elements
+    /// filled the container's declared byte length exactly.
+    @inline(__always)
+    private mutating func advance(to next: Int) throws(ArchiveError) {
+        position = next
+        currentIndex += 1
+        if currentIndex == elementCount && next != end {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive array declares its elements end at byte \(end) but its \(elementCount) elements end "
+                    + "at byte \(next)",
+                offset: next
+            )
+        }
+    }
+
     /// Finds the extent of the next element and records its index in the coding path.
     private mutating func nextElement(_ type: Any.Type) throws -> (position: Int, next: Int) {
         guard currentIndex < elementCount else { throw atEnd(type) }
@@ -138,11 +156,18 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return (elementPosition, next)
     }
 
+    private mutating func advanceOrThrow(to next: Int, _ type: Any.Type) throws {
+        do throws(ArchiveError) {
+            try advance(to: next)
+        } catch {
+            throw state.decodingError(error, type: type, depth: depth, key: nil)
+        }
+    }
+
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (elementPosition, next) = try nextElement(T.self)
         let value = try state.decodeGeneric(T.self, at: elementPosition, implied: implied, depth: depth + 1)
-        position = next
-        currentIndex += 1
+        try advanceOrThrow(to: next, T.self)
         return value
     }
 
@@ -152,8 +177,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         let (elementPosition, next) = try nextElement([String: Any].self)
         do throws(ArchiveError) {
             let (nestedStart, nestedCount, _) = try state.openKeyed(at: elementPosition, implied: implied)
-            position = next
-            currentIndex += 1
+            try advance(to: next)
             return KeyedDecodingContainer(
                 ArchiveKeyedDecodingContainer<NestedKey>(
                     state: state,
@@ -172,11 +196,9 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         do throws(ArchiveError) {
             let (elementsStart, elementsEnd, nestedCount, elementTag) = try state.openUnkeyed(
                 at: elementPosition,
-                implied: implied,
-                validate: true
+                implied: implied
             )
-            position = next
-            currentIndex += 1
+            try advance(to: next)
             return ArchiveUnkeyedDecodingContainer(
                 state: state,
                 position: elementsStart,
@@ -192,8 +214,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         let (elementPosition, next) = try nextElement(Any.self)
-        position = next
-        currentIndex += 1
+        try advanceOrThrow(to: next, Any.self)
         return ArchiveValueDecoder(state: state, position: elementPosition, implied: implied, depth: depth + 1)
     }
 }

@@ -38,8 +38,7 @@ struct ArchiveValueDecoder: Decoder {
         do throws(ArchiveError) {
             let (start, end, count, elementTag) = try state.openUnkeyed(
                 at: position,
-                implied: implied,
-                validate: true
+                implied: implied
             )
             return ArchiveUnkeyedDecodingContainer(
                 state: state,

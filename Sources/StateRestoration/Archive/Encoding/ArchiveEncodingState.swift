@@ -13,6 +13,11 @@ import Foundation
 /// Containers are closed in stack order: writing to a container closes every container
 /// opened inside it since. Writing to a container after it was closed that way is an
 /// `EncodingError` rather than a silently wrong archive.
+///
+/// Stored properties are `@exclusivity(unchecked)`: one instance is used by one
+/// encode or decode call on one thread, and no method holds an `inout` access to a
+/// property across a call that touches the same property, so the dynamic exclusivity
+/// checks (which cost more than the work on these hot paths) can never fire.
 final class ArchiveEncodingState {
     /// One container, open or closed.
     struct Frame {
@@ -39,35 +44,38 @@ final class ArchiveEncodingState {
     }
 
     // The raw buffer: the body without container headers.
-    var bytes: UnsafeMutablePointer<UInt8>
-    var count = 0
-    var capacity: Int
+    @exclusivity(unchecked) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) var count = 0
+    @exclusivity(unchecked) var capacity: Int
 
     // The field-name table, in order of first use.
-    var names: [String] = []
-    var indexByName: [String: Int] = [:]
-    var namesByteCount = 0
-    /// `successor[i + 1]` is the name that followed name `i` last time (index 0: start);
-    /// repeated structures hit this prediction and skip hashing the key.
-    var successor: [Int] = [-1]
-    var previousName = 0
+    @exclusivity(unchecked) var names: [String] = []
+    @exclusivity(unchecked) var indexByName: [String: Int] = [:]
+    @exclusivity(unchecked) var namesByteCount = 0
 
-    var frames: [Frame] = []
-    var openFrames: [Int] = []
+    @exclusivity(unchecked) var frames = ArchiveScratch<Frame>(capacity: 64)
+    @exclusivity(unchecked) var openFrames = ArchiveScratch<Int>(capacity: 16)
     /// Header bytes of closed top-level containers.
-    var rootExtra = 0
+    @exclusivity(unchecked) var rootExtra = 0
 
     /// `keyOwner[name]` is the open keyed container that last wrote `name`, for
     /// duplicate-key detection; the undo log restores it when a container closes.
-    var keyOwner: [Int] = []
-    var undoNames: [Int] = []
-    var undoOwners: [Int] = []
+    @exclusivity(unchecked) var keyOwner = ArchiveScratch<Int>(capacity: 64)
+    /// Pairs of (name index, previous owner), pushed per key and popped on close.
+    @exclusivity(unchecked) var undo = ArchiveScratch<Int>(capacity: 128)
 
     /// Coding-path keys of the value being encoded; an encoder or container at depth
     /// `d` reports the first `d` of them.
-    var path: [any CodingKey] = []
+    @exclusivity(unchecked) var path: [any CodingKey] = []
     /// A value slot created by `superEncoder()` that may still be empty.
-    var pendingSlot = -1
+    @exclusivity(unchecked) var pendingSlot = -1
+    @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
+    /// Direct-mapped cache from a key string's raw bits to its name index; see
+    /// ``nameIndex(for:)``. `nameCacheStrings` keeps the cached strings alive so that
+    /// equal bits keep meaning equal strings.
+    @exclusivity(unchecked) var nameCacheBits = [UInt64](repeating: 0, count: 2 * 256)
+    @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -1, count: 256)
+    @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
     let userInfo: [CodingUserInfoKey: any Sendable]
 
     init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096) {
@@ -246,18 +254,27 @@ final class ArchiveEncodingState {
     // MARK: - Field names
 
     /// The index of `name` in the field-name table, adding it on first use.
+    ///
+    /// Keys are almost always the same string instances over and over (the literals of
+    /// synthesized `CodingKeys`), so the lookup first probes a direct-mapped cache keyed
+    /// by the string's two raw words: a small string's words are its contents, a large
+    /// string's words identify its (immutable, retained by the cache) storage, so equal
+    /// words imply equal strings. Misses fall back to a dictionary.
     @inline(__always)
     func nameIndex(for name: String) -> Int {
-        let predicted = successor[previousName]
-        if predicted >= 0 && names[predicted] == name {
-            previousName = predicted &+ 1
-            return predicted
+        let words = withUnsafeBytes(of: name) {
+            ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
         }
-        return nameIndexSlow(for: name)
+        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        if nameCacheBits[2 &* slot] == words.0 && nameCacheBits[2 &* slot &+ 1] == words.1 {
+            let index = nameCacheIndex[slot]
+            if index >= 0 { return index }
+        }
+        return nameIndexSlow(for: name, slot: slot, words: words)
     }
 
     @inline(never)
-    func nameIndexSlow(for name: String) -> Int {
+    func nameIndexSlow(for name: String, slot: Int, words: (UInt64, UInt64)) -> Int {
         let index: Int
         if let existing = indexByName[name] {
             index = existing
@@ -265,13 +282,14 @@ final class ArchiveEncodingState {
             index = names.count
             names.append(name)
             indexByName[name] = index
-            successor.append(-1)
             keyOwner.append(-1)
             let length = name.utf8.count
             namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
         }
-        successor[previousName] = index
-        previousName = index &+ 1
+        nameCacheBits[2 * slot] = words.0
+        nameCacheBits[2 * slot + 1] = words.1
+        nameCacheIndex[slot] = index
+        nameCacheStrings[slot] = name
         return index
     }
 
@@ -282,7 +300,7 @@ final class ArchiveEncodingState {
     func openFrame(tag: UInt8) -> Int {
         appendByte(tag)
         let index = frames.count
-        frames.append(Frame(contentStart: count, undoStart: undoNames.count, tag: tag))
+        frames.append(Frame(contentStart: count, undoStart: undo.count, tag: tag))
         openFrames.append(index)
         return index
     }
@@ -297,8 +315,9 @@ final class ArchiveEncodingState {
         frames[index].isOpen = false
         let headerSize =
             ArchiveFormat.varintSize(UInt64(frame.count)) + ArchiveFormat.varintSize(UInt64(payloadLength))
-        while undoNames.count > frame.undoStart {
-            keyOwner[undoNames.removeLast()] = undoOwners.removeLast()
+        while undo.count > frame.undoStart {
+            let previousOwner = undo.removeLast()
+            keyOwner[undo.removeLast()] = previousOwner
         }
         if let parent = openFrames.last {
             frames[parent].extra += headerSize + frame.extra
@@ -346,8 +365,8 @@ final class ArchiveEncodingState {
         let name = nameIndex(for: key)
         let owner = keyOwner[name]
         if owner == frame { return .duplicateKey }
-        undoNames.append(name)
-        undoOwners.append(owner)
+        undo.append(name)
+        undo.append(owner)
         keyOwner[name] = frame
         appendVarint(UInt64(name))
         frames[frame].count &+= 1
@@ -386,7 +405,15 @@ final class ArchiveEncodingState {
     /// the slot (a subclass and its superclass sharing one encoder), or a new one.
     /// Returns -1 when the slot cannot take a container.
     func frame(forSlot slot: Int, parent: Int, tag: UInt8) -> Int {
-        for index in openFrames.reversed() where frames[index].contentStart == slot &+ 1 {
+        // Fast path: nothing written to the slot yet, its container is the innermost one.
+        if count == slot && pendingSlot < 0 && openFrames.last == parent {
+            return openFrame(tag: tag)
+        }
+        var position = openFrames.count
+        while position > 0 {
+            position -= 1
+            let index = openFrames[position]
+            guard frames[index].contentStart == slot &+ 1 else { continue }
             guard frames[index].tag == tag else { return -1 }
             closeFrames(above: index)
             return index
@@ -398,12 +425,16 @@ final class ArchiveEncodingState {
     // MARK: - Coding path
 
     /// Records `key` as the coding-path component at `depth` (0-based).
+    /// Entries past the depth of the current operation are stale and never read, so a
+    /// component is overwritten in place rather than the array being truncated.
     @inline(__always)
     func setPath(depth: Int, key: some CodingKey) {
-        if path.count > depth {
-            path.removeLast(path.count - depth)
+        if depth < path.count {
+            path[depth] = key
+        } else {
+            while path.count < depth { path.append(ArchiveIndexKey(-1)) }
+            path.append(key)
         }
-        path.append(key)
     }
 
     func codingPath(depth: Int) -> [any CodingKey] {
@@ -411,7 +442,7 @@ final class ArchiveEncodingState {
     }
 
     func codingPath(depth: Int, appending key: any CodingKey) -> [any CodingKey] {
-        var result = Array(path.prefix(depth))
+        var result = codingPath(depth: depth)
         result.append(key)
         return result
     }
@@ -453,7 +484,8 @@ final class ArchiveEncodingState {
             }
         }
         var source = 0
-        for frame in frames {
+        for index in 0..<frames.count {
+            let frame = frames[index]
             let run = frame.contentStart - source
             (out + o).initialize(from: bytes + source, count: run)
             o += run
