@@ -20,11 +20,25 @@ package struct RestorationArchive: Codable, Sendable {
     package var appState: Data?
     /// The hierarchy; nil when the root has no identifier.
     package var root: ArchivedNode?
+    /// The registered shared objects, restored before any screen.
+    package var objects: [ArchivedObject]?
+    /// Whether the app asked not to show the saved snapshot at the next launch.
+    package var ignoresSnapshot: Bool?
 
     /// How many screens and containers the archive holds.
     package var screenCount: Int {
         root?.reduce(0) { count, node in count + (node.type == nil ? 0 : 1) } ?? 0
     }
+}
+
+/// One saved shared object.
+package struct ArchivedObject: Codable, Sendable, Equatable {
+    /// The identifier it was registered under.
+    package var id: String
+    /// The object type's key.
+    package var type: ScreenTypeKey
+    /// Its State, encoded on its own.
+    package var state: Data
 }
 
 /// One saved node of the hierarchy.

@@ -19,6 +19,9 @@ public struct ArchiveInfo: Sendable, Equatable {
     public var metadata: RestorationMetadata
     /// How many screens the archive holds.
     public var screenCount: Int
+    /// Whether the app asked, while saving, that the snapshot taken then not be
+    /// shown at this launch (UIKit's `ignoreSnapshotOnNextApplicationLaunch()`).
+    public var ignoresSnapshot: Bool
 
     /// Creates archive info.
     ///
@@ -28,9 +31,12 @@ public struct ArchiveInfo: Sendable, Equatable {
     ///   - savedAt: When the archive was saved.
     ///   - metadata: The delegate's values.
     ///   - screenCount: How many screens the archive holds.
+    ///   - ignoresSnapshot: Whether the saved snapshot should not be shown.
     public init(
-        formatVersion: UInt16, appVersion: String?, savedAt: Date, metadata: RestorationMetadata, screenCount: Int
+        formatVersion: UInt16, appVersion: String?, savedAt: Date, metadata: RestorationMetadata, screenCount: Int,
+        ignoresSnapshot: Bool = false
     ) {
+        self.ignoresSnapshot = ignoresSnapshot
         self.formatVersion = formatVersion
         self.appVersion = appVersion
         self.savedAt = savedAt

@@ -144,6 +144,8 @@ public struct LaunchReport: Sendable, Equatable {
     public var skipped: [SkippedScreen]
     /// The screens whose states were migrated from an older State version.
     public var migrated: [MigratedScreen]
+    /// The identifiers of the shared objects that took back their saved state.
+    public var restoredObjects: [String]
     /// Problems that skipped no screen (the app-wide state did not decode, say).
     public var notes: [String]
     /// What became of each restoration extension.
@@ -157,6 +159,7 @@ public struct LaunchReport: Sendable, Equatable {
         self.restoredPaths = []
         self.skipped = []
         self.migrated = []
+        self.restoredObjects = []
         self.notes = []
         self.extensions = []
     }

@@ -26,10 +26,29 @@ public final class RestorationContext: Sendable {
 
     let extensions: RestorationExtensions
 
-    init(identifierPath: IdentifierPath?, archiveInfo: ArchiveInfo?, extensions: RestorationExtensions) {
+    /// The shared objects registered with the coordinator, already restored.
+    let objects: [String: any RestorableObject]
+
+    init(
+        identifierPath: IdentifierPath?, archiveInfo: ArchiveInfo?, extensions: RestorationExtensions,
+        objects: [String: any RestorableObject] = [:]
+    ) {
         self.identifierPath = identifierPath
         self.archiveInfo = archiveInfo
         self.extensions = extensions
+        self.objects = objects
+    }
+
+    /// The shared object registered under an identifier, already restored.
+    ///
+    /// Every screen that asks for one identifier gets the one instance.
+    ///
+    /// - Parameters:
+    ///   - type: The object's type.
+    ///   - identifier: The identifier it was registered under.
+    /// - Returns: The object, or nil when none of that type is registered there.
+    public func object<O: RestorableObject>(_ type: O.Type, identifier: String) -> O? {
+        objects[identifier] as? O
     }
 
     /// Extends the restoration with asynchronous work that must complete before

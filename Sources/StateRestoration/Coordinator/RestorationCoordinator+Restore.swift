@@ -5,14 +5,17 @@ extension RestorationCoordinator {
     struct Restoration {
         let info: ArchiveInfo
         let extensions: RestorationExtensions
+        /// The registered shared objects, restored before any screen.
+        let objects: [String: any RestorableObject]
         /// How long ago the archive was saved (never negative).
         let archiveAge: Duration
         var skipped: [SkippedScreen] = []
         var migrated: [LaunchReport.MigratedScreen] = []
 
-        init(info: ArchiveInfo, extensions: RestorationExtensions, now: Date) {
+        init(info: ArchiveInfo, extensions: RestorationExtensions, objects: [String: any RestorableObject], now: Date) {
             self.info = info
             self.extensions = extensions
+            self.objects = objects
             self.archiveAge = .seconds(max(0, now.timeIntervalSince(info.savedAt)))
         }
 
@@ -142,8 +145,35 @@ extension RestorationCoordinator {
             screen = typed
         }
         screen.decodeRestorableState(
-            state, context: RestorationContext(identifierPath: path, archiveInfo: restoration.info, extensions: restoration.extensions))
+            state,
+            context: RestorationContext(
+                identifierPath: path, archiveInfo: restoration.info, extensions: restoration.extensions,
+                objects: restoration.objects))
         return screen
+    }
+
+    /// Gives each registered shared object its saved state, before any screen is
+    /// made; returns the identifiers restored, and notes what was not.
+    func restoreObjects(_ archived: [ArchivedObject], notes: inout [String]) async -> [String] {
+        var restored: [String] = []
+        for saved in archived {
+            guard let object = objects[saved.id] else {
+                notes.append("the archive holds object \(saved.id) (\(saved.type)), but no object is registered under that identifier")
+                continue
+            }
+            guard Swift.type(of: object).typeKey == saved.type else {
+                notes.append(
+                    "object \(saved.id) was saved as \(saved.type), but a \(Swift.type(of: object).typeKey) is registered under that identifier")
+                continue
+            }
+            do {
+                try await object.decodeSavedState(saved.state)
+                restored.append(saved.id)
+            } catch {
+                notes.append("object \(saved.id) (\(saved.type)) did not decode: \(error)")
+            }
+        }
+        return restored
     }
 
     /// Decodes a saved state of the current version, or migrates an older one.
@@ -263,6 +293,16 @@ extension RestorationCoordinator {
 }
 
 extension SkippedScreen: Error {}
+
+extension RestorableObject {
+    func decodeSavedState(_ data: Data) async throws {
+        await decodeRestorableState(try ArchiveDecoder().decode(State.self, from: data))
+    }
+
+    func encodedState(with encoder: ArchiveEncoder) async throws -> Data {
+        try encoder.encode(await encodeRestorableState())
+    }
+}
 
 extension Duration {
     /// `3 days`, `5 h`, `12 min`, `40 s`: the largest whole unit.

@@ -36,6 +36,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     private var lastSave: (ticket: Int, result: Result<SaveReport, any Error>)?
     /// The states the last save encoded, reused by the next when unchanged.
     private var encodedStates: [IdentifierPath: HierarchyArchiver.EncodedState] = [:]
+    /// The shared objects saved with every archive, by identifier.
+    private(set) var objects: [String: any RestorableObject] = [:]
+    /// Whether the next archive written asks not to show its snapshot.
+    private var ignoresSnapshotOnNextSave = false
 
     /// Creates a coordinator.
     ///
@@ -107,7 +111,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                         "archive \(configuration.storeKey) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored"))
                 report.archiveInfo = info
             } else if await delegate.shouldRestore(info) {
-                var restoration = Restoration(info: info, extensions: extensions, now: now)
+                var objectNotes: [String] = []
+                let restoredObjects = await restoreObjects(archive.objects ?? [], notes: &objectNotes)
+                var restoration = Restoration(info: info, extensions: extensions, objects: objects, now: now)
                 if let root = archive.root, let node = await restore(root, declared: initialTree.root.declaration,
                     path: IdentifierPath([root.id]), into: &restoration)
                 {
@@ -125,6 +131,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 report.archiveInfo = info
                 report.skipped = restoration.skipped
                 report.migrated = restoration.migrated
+                report.restoredObjects = restoredObjects
+                report.notes += objectNotes
                 let appState = decodeAppState(archive.appState, notes: &report.notes)
                 await delegate.didDecodeRestorableState(
                     appState, context: RestorationContext(identifierPath: nil, archiveInfo: info, extensions: extensions))
@@ -200,6 +208,56 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         return try result.get()
     }
 
+    /// Registers a shared object, saved with every archive and restored before any
+    /// screen: UIKit's `registerObjectForStateRestoration(_:restorationIdentifier:)`.
+    ///
+    /// Register objects before ``launch()`` so they can take back their state;
+    /// screens find them with ``RestorationContext/object(_:identifier:)``.
+    ///
+    /// - Parameters:
+    ///   - object: The object.
+    ///   - identifier: Its identifier, unique among registered objects; registering
+    ///     another object under it replaces the first.
+    public func register(_ object: some RestorableObject, identifier: String) {
+        objects[identifier] = object
+    }
+
+    /// Stops saving the object registered under an identifier.
+    ///
+    /// - Parameter identifier: The identifier it was registered under.
+    public func unregisterObject(identifier: String) {
+        objects[identifier] = nil
+    }
+
+    /// Asks that the next archive written tell the next launch not to show the
+    /// snapshot taken when it was saved: UIKit's `ignoreSnapshotOnNextApplicationLaunch()`.
+    ///
+    /// Call it while preparing to save, for instance when the screen shows
+    /// something private or about to change. The next launch reads the flag from
+    /// ``ArchiveInfo/ignoresSnapshot`` (``savedArchiveInfo()`` reads it before
+    /// restoring). It applies to one save.
+    public func ignoreSnapshotOnNextLaunch() {
+        ignoresSnapshotOnNextSave = true
+    }
+
+    /// Reads the saved archive's info without restoring anything, or nil when
+    /// there is no archive or it fails a check.
+    ///
+    /// An app can call it before ``launch()`` to decide whether to show the saved
+    /// snapshot, or to tell the user how old the saved session is.
+    ///
+    /// - Returns: The archive's info, or nil.
+    public func savedArchiveInfo() -> ArchiveInfo? {
+        guard let data = try? store.read(configuration.storeKey),
+            let opened = try? ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion),
+            let archive = try? ArchiveDecoder().decode(RestorationArchive.self, from: opened.body)
+        else { return nil }
+        return ArchiveInfo(
+            formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
+            metadata: archive.metadata, screenCount: archive.screenCount,
+            ignoresSnapshot: archive.ignoresSnapshot ?? false)
+    }
+
     /// Waits until no launch or save holds the coordinator, then holds it.
     private func takeTurn() async {
         guard isBusy else {
@@ -228,11 +286,25 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
         let encoder = ArchiveEncoder()
         var report = SaveReport(saved: true)
+        var archivedObjects: [ArchivedObject] = []
+        for (identifier, object) in objects.sorted(by: { $0.key < $1.key }) {
+            do {
+                archivedObjects.append(
+                    ArchivedObject(
+                        id: identifier, type: Swift.type(of: object).typeKey,
+                        state: try await object.encodedState(with: encoder)))
+            } catch {
+                throw RestorationError(
+                    .encodingFailed, message: "cannot save object \(identifier): \(error)", underlying: error)
+            }
+        }
         var archiver = HierarchyArchiver(encoder: encoder, previous: encodedStates)
         let root = try archiver.archive(tree, report: &report)
         encodedStates = archiver.encoded
         var archive = RestorationArchive(
-            appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: metadata, appState: nil, root: root)
+            appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: metadata, appState: nil,
+            root: root, objects: archivedObjects.isEmpty ? nil : archivedObjects,
+            ignoresSnapshot: ignoresSnapshotOnNextSave ? true : nil)
         if let appState {
             do {
                 archive.appState = try encoder.encode(appState)
@@ -261,6 +333,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 .storeFailed, message: "cannot save archive \(configuration.storeKey): \(error)", underlying: error)
         }
         report.byteCount = sealed.count
+        ignoresSnapshotOnNextSave = false
         return report
     }
 
@@ -320,7 +393,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             let archive = try ArchiveDecoder().decode(RestorationArchive.self, from: opened.body)
             let info = ArchiveInfo(
                 formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
-                metadata: archive.metadata, screenCount: archive.screenCount)
+                metadata: archive.metadata, screenCount: archive.screenCount,
+                ignoresSnapshot: archive.ignoresSnapshot ?? false)
             return .archive(archive, info)
         } catch {
             let check = (error as? ArchiveError)?.code.rawValue ?? "undecodable-body"
