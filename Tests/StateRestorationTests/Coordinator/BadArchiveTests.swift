@@ -13,10 +13,10 @@ import Testing
         var check: String {
             switch self {
             case .truncatedHeader, .truncatedBody, .emptyFile: "truncated"
-            case .flippedBit: "checksumMismatch"
-            case .wrongMagic: "badMagic"
-            case .newerFormat: "unsupportedVersion"
-            case .trailingBytes: "lengthMismatch"
+            case .flippedBit: "checksum-mismatch"
+            case .wrongMagic: "bad-magic"
+            case .newerFormat: "unsupported-version"
+            case .trailingBytes: "length-mismatch"
             case .garbageBody: "undecodable-body"
             }
         }
