@@ -149,7 +149,8 @@ private struct SceneDelegate: RestorationDelegate {
         #expect(try scenes.savedScenes() == ["window-2"])
     }
 
-    @Test("an identifier that cannot name an archive is a clear error, and nothing is read or removed",
+    @Test(
+        "an identifier that cannot name an archive is a clear error, and nothing is read or removed",
         arguments: [
             ("", "the scene identifier is empty"),
             ("a/b", #""a/b" contains "/"; scene identifiers use only A-Z, a-z, 0-9, ".", "_" and "-""#),
@@ -180,11 +181,11 @@ private struct SceneDelegate: RestorationDelegate {
 
     @Test("the longest valid identifier and a UUID make valid keys")
     func validIdentifiers() throws {
-        let longest = String(repeating: "w", count: RestorationScenes<DefaultRestorationDelegate>.maximumIdentifierLength)
-        #expect(try RestorationScenes<DefaultRestorationDelegate>.storeKey(for: longest).rawValue == "scene-" + longest)
-        #expect(
-            try RestorationScenes<DefaultRestorationDelegate>.storeKey(for: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
-                == "scene-E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
-        #expect(try RestorationScenes<DefaultRestorationDelegate>.storeKey(for: ".hidden") == "scene-.hidden")
+        typealias Scenes = RestorationScenes<DefaultRestorationDelegate>
+        let longest = String(repeating: "w", count: Scenes.maximumIdentifierLength)
+        #expect(try Scenes.storeKey(for: longest).rawValue == "scene-" + longest)
+        let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        #expect(try Scenes.storeKey(for: uuid).rawValue == "scene-" + uuid)
+        #expect(try Scenes.storeKey(for: ".hidden") == "scene-.hidden")
     }
 }

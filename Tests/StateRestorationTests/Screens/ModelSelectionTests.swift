@@ -61,7 +61,8 @@ import Testing
         #expect(resolved.diagnostics == ["selected row b no longer exists; dropped from the selection"])
     }
 
-    @Test("a deleted first visible row falls back to its nearest surviving neighbour, below first at equal distance",
+    @Test(
+        "a deleted first visible row falls back to its nearest surviving neighbour, below first at equal distance",
         arguments: [
             (deleted: ["d"], expected: "e"),
             (deleted: ["d", "e"], expected: "c"),

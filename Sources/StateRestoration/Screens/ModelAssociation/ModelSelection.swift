@@ -186,12 +186,14 @@ public struct ModelSelection<ID: Hashable & Codable & Sendable>: Codable, Sendab
             if let found = position(of: neighbour) {
                 resolution.firstVisiblePosition = found
                 resolution.diagnostics.append(
-                    "first visible row \(firstVisibleIdentifier) no longer exists; scrolled to its nearest surviving neighbour \(neighbour) (row \(found))")
+                    "first visible row \(firstVisibleIdentifier) no longer exists; "
+                        + "scrolled to its nearest surviving neighbour \(neighbour) (row \(found))")
                 return resolution
             }
         }
         resolution.diagnostics.append(
-            "first visible row \(firstVisibleIdentifier) no longer exists, nor do its saved neighbours; scrolled to the top")
+            "first visible row \(firstVisibleIdentifier) no longer exists, nor do its saved neighbours; "
+                + "scrolled to the top")
         return resolution
     }
 
