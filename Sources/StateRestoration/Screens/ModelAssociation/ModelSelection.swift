@@ -20,6 +20,8 @@
 ///     var selectedRows: [Int] = []          // what the live list shows
 ///     var firstVisibleRow: Int?
 ///
+///     init(state: State) { self.state = state }
+///
 ///     mutating func willEncodeRestorableState() {
 ///         state.selection = ModelSelection(
 ///             identifiers: products.map(\.id), selectedPositions: selectedRows,
