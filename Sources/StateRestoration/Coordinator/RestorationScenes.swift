@@ -70,7 +70,8 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     ///   - configuration: The settings of every scene's coordinator; its store key
     ///     is replaced by the scene's.
     ///   - makeDelegate: Makes the delegate of a scene's coordinator, the first
-    ///     time ``coordinator(for:)`` is asked for that scene.
+    ///     time ``coordinator(for:)`` is asked for that scene. It runs while this
+    ///     object holds its lock, so it must not call back into this object.
     public init(
         screens: ScreenDeclaration, store: any RestorationStore,
         configuration: RestorationConfiguration = RestorationConfiguration(),
