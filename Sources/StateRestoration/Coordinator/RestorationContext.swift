@@ -1,8 +1,8 @@
 import Synchronization
 
 /// What a screen or the delegate gets while a launch restores: where it is, what
-/// archive is being restored, and the means to extend the restoration with
-/// asynchronous work.
+/// archive is being restored, the means to extend the restoration with
+/// asynchronous work, and a place to report what did not come back as saved.
 ///
 /// `extendRestoration` is UIKit's `extendStateRestoration()` and
 /// `completeStateRestoration()` in one call that cannot be left unpaired: the
@@ -66,9 +66,44 @@ public final class RestorationContext: Sendable {
     public func extendRestoration(_ name: String, operation: @escaping @Sendable () async throws -> Void) {
         extensions.add(RestorationExtensions.Entry(name: name, path: identifierPath, operation: operation))
     }
+
+    /// Reports something the restoration could not bring back as it was saved,
+    /// without failing it: a selected row whose model is gone, a draft that no
+    /// longer applies.
+    ///
+    /// The message is recorded with this context's ``identifierPath``, for the
+    /// whole launch: every context of one launch shares its diagnostics, so the
+    /// delegate reads in ``RestorationDelegate/didFinishLaunching(_:context:)``
+    /// (through ``diagnostics``) what the screens reported while decoding.
+    ///
+    /// ```swift
+    /// mutating func decodeRestorableState(_ state: State, context: RestorationContext) {
+    ///     self.state = state
+    ///     if !catalog.contains(state.productID) {
+    ///         context.report("product \(state.productID) is no longer sold; showing the catalogue")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter message: One line that says what was not restored, and what
+    ///   the screen did instead.
+    public func report(_ message: String) {
+        extensions.diagnostics.append(RestorationDiagnostic(path: identifierPath, message: message))
+    }
+
+    /// Everything reported with ``report(_:)`` during this launch so far, by every
+    /// screen and by the delegate, in the order it was reported.
+    ///
+    /// ```swift
+    /// func didFinishLaunching(_ report: LaunchReport, context: RestorationContext) async {
+    ///     for diagnostic in context.diagnostics { logger.notice("\(diagnostic)") }
+    /// }
+    /// ```
+    public var diagnostics: [RestorationDiagnostic] { extensions.diagnostics.entries }
 }
 
-/// The extensions registered during one launch.
+/// What every context of one launch shares: the extensions registered during
+/// the launch, and the diagnostics reported during it.
 final class RestorationExtensions: Sendable {
     struct Entry: Sendable {
         var name: String
@@ -83,6 +118,9 @@ final class RestorationExtensions: Sendable {
     }
 
     private let state = Mutex(State())
+
+    /// The diagnostics reported through ``RestorationContext/report(_:)``.
+    let diagnostics = DiagnosticLog()
 
     func add(_ entry: Entry) {
         state.withLock { state in
