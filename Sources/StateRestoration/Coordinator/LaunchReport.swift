@@ -148,6 +148,9 @@ public struct LaunchReport: Sendable, Equatable {
     public var restoredObjects: [String]
     /// Problems that skipped no screen (the app-wide state did not decode, say).
     public var notes: [String]
+    /// What screens and the delegate reported with ``RestorationContext/report(_:)``
+    /// during the launch (a selected row whose model is gone, say).
+    public var diagnostics: [RestorationDiagnostic]
     /// What became of each restoration extension.
     public var extensions: [ExtensionOutcome]
 
@@ -161,6 +164,7 @@ public struct LaunchReport: Sendable, Equatable {
         self.migrated = []
         self.restoredObjects = []
         self.notes = []
+        self.diagnostics = []
         self.extensions = []
     }
 }

@@ -152,6 +152,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         report.extensions = await ExtensionRunner.run(
             extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock)
         report.extensions += extensions.late.map { .init(name: $0, path: nil, result: .late) }
+        report.diagnostics = extensions.diagnostics.entries
 
         for address in restoredAddresses {
             tree.root.finishRestoring(at: address[...])
@@ -256,6 +257,29 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
             metadata: archive.metadata, screenCount: archive.screenCount,
             ignoresSnapshot: archive.ignoresSnapshot ?? false)
+    }
+
+    /// Removes the saved archive (and any restoration marker beside it) once every
+    /// launch and save requested before this call has finished, so none of them
+    /// writes the archive back afterwards; saves requested later write a new one.
+    ///
+    /// For a scene the user discarded, say; ``RestorationScenes/discardScene(_:)``
+    /// calls it.
+    ///
+    /// - Throws: ``RestorationError`` when the store cannot remove the archive.
+    public func discardArchive() async throws(RestorationError) {
+        await takeTurn()
+        defer { passTurn() }
+        let key = configuration.storeKey
+        for stored in [key] + (restorationMarkerKey.map { [$0] } ?? []) {
+            do {
+                try store.remove(stored)
+            } catch {
+                throw RestorationError(
+                    .storeFailed, message: "cannot discard archive \(key): cannot remove \(stored): \(error)",
+                    underlying: error)
+            }
+        }
     }
 
     /// Waits until no launch or save holds the coordinator, then holds it.

@@ -23,7 +23,7 @@ import Synchronization
 /// try await coordinator.save(tree)
 ///
 /// // application(_:didDiscardSceneSessions:)
-/// for session in discarded { try scenes.discardScene(session.persistentIdentifier) }
+/// for session in discarded { try await scenes.discardScene(session.persistentIdentifier) }
 /// ```
 ///
 /// A scene identifier becomes part of a ``StoreKey``, so it uses the same
@@ -123,14 +123,18 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         let key = try Self.storeKey(for: sceneIdentifier)
         return coordinators.withLock { coordinators in
             if let existing = coordinators[sceneIdentifier] { return existing }
-            var sceneConfiguration = configuration
-            sceneConfiguration.storeKey = key
-            let made = RestorationCoordinator(
-                screens: declaration, store: store, delegate: makeDelegate(sceneIdentifier),
-                configuration: sceneConfiguration)
+            let made = makeCoordinator(sceneIdentifier: sceneIdentifier, key: key)
             coordinators[sceneIdentifier] = made
             return made
         }
+    }
+
+    /// A coordinator for a scene: the base configuration with the scene's key.
+    private func makeCoordinator(sceneIdentifier: String, key: StoreKey) -> RestorationCoordinator<Delegate> {
+        var sceneConfiguration = configuration
+        sceneConfiguration.storeKey = key
+        return RestorationCoordinator(
+            screens: declaration, store: store, delegate: makeDelegate(sceneIdentifier), configuration: sceneConfiguration)
     }
 
     /// The identifiers of the scenes that have a saved archive, sorted.
@@ -141,7 +145,7 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     ///
     /// ```swift
     /// for sceneID in try scenes.savedScenes() where !openSessions.contains(sceneID) {
-    ///     try scenes.discardScene(sceneID)
+    ///     try await scenes.discardScene(sceneID)
     /// }
     /// ```
     ///
@@ -175,7 +179,7 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     ///
     /// ```swift
     /// func application(_ application: UIApplication, didDiscardSceneSessions sessions: Set<UISceneSession>) {
-    ///     for session in sessions { try? scenes.discardScene(session.persistentIdentifier) }
+    ///     Task { for session in sessions { try? await scenes.discardScene(session.persistentIdentifier) } }
     /// }
     /// ```
     ///
@@ -184,20 +188,12 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     ///   ``RestorationError/Code/invalidSceneIdentifier`` when the identifier
     ///   cannot name an archive, or ``RestorationError/Code/storeFailed`` when the
     ///   store cannot remove the archive.
-    public func discardScene(_ sceneIdentifier: String) throws(RestorationError) {
+    public func discardScene(_ sceneIdentifier: String) async throws(RestorationError) {
         let key = try Self.storeKey(for: sceneIdentifier)
-        _ = coordinators.withLock { $0.removeValue(forKey: sceneIdentifier) }
-        var keys = [key]
-        if let marker = StoreKey(rawValue: key.rawValue + Self.markerSuffix) { keys.append(marker) }
-        for key in keys {
-            do {
-                try store.remove(key)
-            } catch {
-                throw RestorationError(
-                    .storeFailed, message: "cannot discard scene \(sceneIdentifier): cannot remove \(key): \(error)",
-                    underlying: error)
-            }
-        }
+        let coordinator = coordinators.withLock { $0.removeValue(forKey: sceneIdentifier) }
+        // The scene's own coordinator waits for a save under way and drops those
+        // still waiting, so none writes the archive back.
+        try await (coordinator ?? makeCoordinator(sceneIdentifier: sceneIdentifier, key: key)).discardArchive()
     }
 
     /// The store key of a scene's archive: `scene-<identifier>`.

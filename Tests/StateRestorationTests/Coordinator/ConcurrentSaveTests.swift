@@ -99,3 +99,34 @@ private struct GatedDelegate: RestorationDelegate {
         #expect(product?.state.productID.hasPrefix("concurrent-") == true)
     }
 }
+
+@Suite struct DiscardArchiveTests {
+    @Test("discarding waits for the save under way, so the archive is not written back; a later save writes anew")
+    func discardAfterRunningSave() async throws {
+        let store = InMemoryStore()
+        let gate = Gate()
+        let coordinator = RestorationCoordinator(
+            screens: Shop.declaration(), store: store, delegate: GatedSaveDelegate(gate: gate))
+        async let saving = coordinator.save(try Shop.busyTree())
+        #expect(await eventually { gate.waiterCount == 1 })
+        async let discarding: Void = coordinator.discardArchive()
+        #expect(await eventually { await coordinator.waitingCount == 1 })
+        gate.open()
+        _ = try await saving
+        try await discarding
+        #expect(try store.read(.main) == nil)
+        #expect(try store.keys().isEmpty)
+
+        try await coordinator.save(try Shop.busyTree())
+        #expect(try store.read(.main) != nil)
+    }
+}
+
+/// A delegate whose saves wait at a gate.
+private struct GatedSaveDelegate: RestorationDelegate {
+    let gate: Gate
+    func shouldSave(_ metadata: inout RestorationMetadata) async -> Bool {
+        await gate.wait()
+        return true
+    }
+}

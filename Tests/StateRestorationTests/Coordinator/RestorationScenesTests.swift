@@ -131,7 +131,7 @@ private struct SceneDelegate: RestorationDelegate {
         try await scenes.coordinator(for: "window-2").save(try otherTree())
         try store.write(Data("restoring since now".utf8), to: "scene-window-1.restoring")
 
-        try scenes.discardScene("window-1")
+        try await scenes.discardScene("window-1")
 
         #expect(try directory.fileNames() == ["scene-window-2.restoration"])
         #expect(try scenes.savedScenes() == ["window-2"])
@@ -145,7 +145,7 @@ private struct SceneDelegate: RestorationDelegate {
         #expect(kept.report.outcome == .restored)
         #expect(kept.tree == (try otherTree()))
         // Discarding a scene that has nothing saved does nothing.
-        try scenes.discardScene("window-3")
+        try await scenes.discardScene("window-3")
         #expect(try scenes.savedScenes() == ["window-2"])
     }
 
@@ -168,10 +168,10 @@ private struct SceneDelegate: RestorationDelegate {
         try await scenes.coordinator(for: "window-1").save(try Shop.busyTree())
         for attempt in [
             { _ = try scenes.coordinator(for: identifier) },
-            { try scenes.discardScene(identifier) },
+            { try await scenes.discardScene(identifier) },
             { _ = try RestorationScenes<DefaultRestorationDelegate>.storeKey(for: identifier) },
-        ] as [() throws -> Void] {
-            let error = try #require(throws: RestorationError.self) { try attempt() }
+        ] as [() async throws -> Void] {
+            let error = try await #require(throws: RestorationError.self) { try await attempt() }
             #expect(error.code == .invalidSceneIdentifier)
             #expect(error.message.hasPrefix("invalid scene identifier: "))
             #expect(error.message.contains(problem))
