@@ -62,15 +62,23 @@ struct CodecBenchmarks {
     func run(_ codecs: [Codec], on workloads: [Workload]) throws -> [CodecResult] {
         var results: [CodecResult] = []
         for workload in workloads {
+            let tree = workload.tree
+            let encoded = try codecs.map { try $0.encode(tree) }
+            var operations: [() throws -> Void] = []
+            for (codec, data) in zip(codecs, encoded) {
+                operations.append { blackHole(try codec.encode(tree)) }
+                operations.append { blackHole(try codec.decode(data)) }
+            }
+            let measurements = try harness.measure(operations)
             var rows: [(codec: Codec, bytes: Int, encode: Measurement, decode: Measurement)] = []
-            for codec in codecs {
-                let data = try codec.encode(workload.tree)
-                let tree = workload.tree
-                let encode = try harness.measure { try codec.encode(tree) }
-                let decode = try harness.measure { try codec.decode(data) }
+            for (index, (codec, data)) in zip(codecs, encoded).enumerated() {
+                let encode = measurements[2 * index]
+                let decode = measurements[2 * index + 1]
                 log(
-                    "  \(workload.name) \(codec.name): \(data.count) B, encode \(format(encode.medianNanoseconds / 1000)) µs,"
-                        + " decode \(format(decode.medianNanoseconds / 1000)) µs")
+                    "  \(workload.name) \(codec.name): \(data.count) B, encode \(format(encode.medianNanoseconds / 1000)) µs"
+                        + " (\(encode.batchCount) x \(encode.iterationsPerBatch)), decode"
+                        + " \(format(decode.medianNanoseconds / 1000)) µs (\(decode.batchCount) x \(decode.iterationsPerBatch))"
+                )
                 rows.append((codec, data.count, encode, decode))
             }
             guard let json = rows.first(where: { $0.codec.name == Codec.jsonName }) else {

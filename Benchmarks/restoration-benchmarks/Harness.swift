@@ -12,15 +12,26 @@ func blackHole<T>(_ value: T) {}
 struct HarnessOptions: Sendable {
     /// How long one batch should take; the iteration count per batch is sized to it.
     var batchTarget: Duration
-    /// How many batches are timed; the median is reported.
+    /// At most this many batches (or samples) are timed; the median is reported.
     var batchCount: Int
-    /// Untimed runs before calibration.
+    /// At least this many, even when they overrun `budget`.
+    var minimumBatchCount: Int
+    /// Roughly how long one measurement may take; slow operations get fewer batches.
+    var budget: Duration
+    /// Untimed runs before calibration (one only, for operations slower than 50 ms).
     var warmUpCount: Int
-    /// Samples for the coordinator benchmarks, one operation each.
-    var sampleCount: Int
 
-    static let full = HarnessOptions(batchTarget: .milliseconds(5), batchCount: 21, warmUpCount: 3, sampleCount: 31)
-    static let quick = HarnessOptions(batchTarget: .milliseconds(1), batchCount: 5, warmUpCount: 1, sampleCount: 5)
+    static let full = HarnessOptions(
+        batchTarget: .milliseconds(5), batchCount: 31, minimumBatchCount: 5, budget: .seconds(2), warmUpCount: 3)
+    static let quick = HarnessOptions(
+        batchTarget: .milliseconds(1), batchCount: 5, minimumBatchCount: 3, budget: .milliseconds(200),
+        warmUpCount: 1)
+
+    /// How many batches of `duration` fit the budget, within the bounds.
+    func batches(of duration: Duration) -> Int {
+        let fitting = duration > .zero ? Int(budget.nanoseconds / duration.nanoseconds) : batchCount
+        return min(batchCount, max(minimumBatchCount, fitting))
+    }
 }
 
 /// The result of timing one operation.
@@ -53,48 +64,73 @@ struct Harness {
     var options: HarnessOptions
     let clock = ContinuousClock()
 
-    /// Times a synchronous operation: warm-up, then batches of as many iterations
-    /// as fill `batchTarget`, and returns the median time per iteration.
-    func measure<T>(_ operation: () throws -> T) rethrows -> Measurement {
-        for _ in 0..<options.warmUpCount { blackHole(try operation()) }
-        var iterations = 1
-        while true {
-            let elapsed = try clock.measure { for _ in 0..<iterations { blackHole(try operation()) } }
-            if elapsed >= options.batchTarget || iterations >= 1 << 24 { break }
-            let scale = elapsed.nanoseconds > 0 ? options.batchTarget.nanoseconds / elapsed.nanoseconds : 16
-            iterations = max(iterations + 1, Int((Double(iterations) * min(scale * 1.1, 16)).rounded(.up)))
+    /// Times synchronous operations side by side: each is warmed up and given as
+    /// many iterations per batch as fill `batchTarget`; then rounds run one batch
+    /// of each operation in turn, so that a load on the machine that comes and
+    /// goes falls on all of them alike. Returns each one's median time per iteration.
+    func measure(_ operations: [() throws -> Void]) throws -> [Measurement] {
+        var iterations: [Int] = []
+        var roundTime = Duration.zero
+        for operation in operations {
+            let first = try clock.measure { try operation() }
+            if first < .milliseconds(50) {
+                for _ in 1..<max(options.warmUpCount, 1) { try operation() }
+            }
+            var count = 1
+            var elapsed = try clock.measure { try operation() }
+            while elapsed < options.batchTarget && count < 1 << 24 {
+                let scale = elapsed > .zero ? options.batchTarget.nanoseconds / elapsed.nanoseconds : 16
+                count = max(count + 1, Int((Double(count) * min(scale * 1.1, 16)).rounded(.up)))
+                elapsed = try clock.measure { for _ in 0..<count { try operation() } }
+            }
+            iterations.append(count)
+            roundTime += elapsed
         }
-        var perIteration: [Double] = []
-        for _ in 0..<options.batchCount {
-            let elapsed = try clock.measure { for _ in 0..<iterations { blackHole(try operation()) } }
-            perIteration.append(elapsed.nanoseconds / Double(iterations))
+        let rounds = options.batches(of: roundTime / operations.count)
+        var perIteration = Array(repeating: [Double](), count: operations.count)
+        for _ in 0..<rounds {
+            for (index, operation) in operations.enumerated() {
+                let count = iterations[index]
+                let elapsed = try clock.measure { for _ in 0..<count { try operation() } }
+                perIteration[index].append(elapsed.nanoseconds / Double(count))
+            }
         }
-        return Measurement(
-            medianNanoseconds: median(perIteration), minimumNanoseconds: perIteration.min() ?? .nan,
-            maximumNanoseconds: perIteration.max() ?? .nan, iterationsPerBatch: iterations,
-            batchCount: options.batchCount)
+        return perIteration.indices.map { index in
+            let samples = perIteration[index]
+            return Measurement(
+                medianNanoseconds: median(samples), minimumNanoseconds: samples.min() ?? .nan,
+                maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: iterations[index],
+                batchCount: samples.count)
+        }
     }
 
     /// Times an asynchronous operation that takes long enough to be timed alone
-    /// (tens of microseconds and more): warm-up, then `sampleCount` single runs,
-    /// each preceded by an untimed `prepare`. Runs on the caller's actor.
+    /// (tens of microseconds and more): warm-up, then single runs (as many as fit
+    /// the budget, within the bounds), each preceded by an untimed `prepare`.
+    /// Runs on the caller's actor.
     func measureAsync<Prepared, T>(
         isolation: isolated (any Actor)? = #isolation,
         prepare: () async throws -> Prepared, _ operation: (Prepared) async throws -> T
     ) async rethrows -> Measurement {
-        for _ in 0..<options.warmUpCount { blackHole(try await operation(try await prepare())) }
         var samples: [Double] = []
-        for _ in 0..<options.sampleCount {
+        var count = options.batchCount
+        var warmUp = options.warmUpCount
+        while samples.count < count {
             let prepared = try await prepare()
             let start = clock.now
             let result = try await operation(prepared)
             let elapsed = clock.now - start
             blackHole(result)
+            if warmUp > 0 {
+                warmUp = elapsed < .milliseconds(50) ? warmUp - 1 : 0
+                if warmUp == 0 { count = options.batches(of: elapsed) }
+                continue
+            }
             samples.append(elapsed.nanoseconds)
         }
         return Measurement(
             medianNanoseconds: median(samples), minimumNanoseconds: samples.min() ?? .nan,
-            maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: 1, batchCount: options.sampleCount)
+            maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: 1, batchCount: samples.count)
     }
 }
 

@@ -10,16 +10,23 @@ import Foundation
 @MainActor
 struct RestorationBenchmarks {
     static func main() async {
-        let arguments = Set(CommandLine.arguments.dropFirst())
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let flags = Set(arguments)
         let known: Set = ["--quick", "--json", "--help"]
-        if arguments.contains("--help") || !arguments.isSubset(of: known) {
-            print("usage: restoration-benchmarks [--quick] [--json]")
-            print("  --quick  few, short batches: a smoke run of a few seconds")
-            print("  --json   print the figures as JSON instead of tables")
-            exit(arguments.isSubset(of: known) ? 0 : 2)
+        if arguments.count == 2, arguments[0] == "--profile" {
+            exit(profile(arguments[1]))
         }
-        let quick = arguments.contains("--quick")
-        let json = arguments.contains("--json")
+        if flags.contains("--help") || !flags.isSubset(of: known) {
+            print("usage: restoration-benchmarks [--quick] [--json]")
+            print("       restoration-benchmarks --profile archive-encode|archive-decode")
+            print("  --quick    few, short batches: a smoke run of a few seconds")
+            print("  --json     print the figures as JSON instead of tables")
+            print("  --profile  only run ArchiveEncoder or ArchiveDecoder on the medium workload, untimed,")
+            print("             for valgrind --tool=callgrind")
+            exit(flags.isSubset(of: known) ? 0 : 2)
+        }
+        let quick = flags.contains("--quick")
+        let json = flags.contains("--json")
         do {
             let report = try await run(quick: quick)
             if json {
@@ -32,6 +39,33 @@ struct RestorationBenchmarks {
         } catch {
             FileHandle.standardError.write(Data("restoration-benchmarks: \(error)\n".utf8))
             exit(1)
+        }
+    }
+
+    /// Encodes or decodes the medium workload 200 times with the package's codec,
+    /// so that a profiler sees little else; returns the exit status.
+    static func profile(_ what: String) -> Int32 {
+        let codec = Codec.archive()
+        let tree = Workload.medium.tree
+        do {
+            let data = try codec.encode(tree)
+            guard try codec.decode(data) == tree else {
+                log("ArchiveDecoder did not decode the medium workload it encoded")
+                return 1
+            }
+            switch what {
+            case "archive-encode":
+                for _ in 0..<200 { blackHole(try codec.encode(tree)) }
+            case "archive-decode":
+                for _ in 0..<200 { blackHole(try codec.decode(data)) }
+            default:
+                log("unknown profile \(what); use archive-encode or archive-decode")
+                return 2
+            }
+            return 0
+        } catch {
+            log("restoration-benchmarks: \(error)")
+            return 1
         }
     }
 
