@@ -1,4 +1,5 @@
 import Foundation
+import StateRestoration
 
 /// `swift run -c release restoration-benchmarks [--quick] [--json]`
 ///
@@ -14,15 +15,16 @@ struct RestorationBenchmarks {
         let flags = Set(arguments)
         let known: Set = ["--quick", "--json", "--help"]
         if arguments.count == 2, arguments[0] == "--profile" {
-            exit(profile(arguments[1]))
+            exit(await profile(arguments[1]))
         }
         if flags.contains("--help") || !flags.isSubset(of: known) {
             print("usage: restoration-benchmarks [--quick] [--json]")
-            print("       restoration-benchmarks --profile archive-encode|archive-decode")
+            print("       restoration-benchmarks --profile archive-encode|archive-decode|launch|save-one-changed")
             print("  --quick    few, short batches: a smoke run of a few seconds")
             print("  --json     print the figures as JSON instead of tables")
-            print("  --profile  only run ArchiveEncoder or ArchiveDecoder on the medium workload, untimed,")
-            print("             for valgrind --tool=callgrind")
+            print("  --profile  only run one thing, untimed, for valgrind --tool=callgrind: ArchiveEncoder or")
+            print("             ArchiveDecoder on the medium workload 200 times, or 3 launches, or 20 saves")
+            print("             where one screen changed, of the large hierarchy (InMemoryStore)")
             exit(flags.isSubset(of: known) ? 0 : 2)
         }
         let quick = flags.contains("--quick")
@@ -42,9 +44,8 @@ struct RestorationBenchmarks {
         }
     }
 
-    /// Encodes or decodes the medium workload 200 times with the package's codec,
-    /// so that a profiler sees little else; returns the exit status.
-    static func profile(_ what: String) -> Int32 {
+    /// Runs one thing, untimed, so that a profiler sees little else; returns the exit status.
+    static func profile(_ what: String) async -> Int32 {
         let codec = Codec.archive()
         let tree = Workload.medium.tree
         do {
@@ -58,8 +59,30 @@ struct RestorationBenchmarks {
                 for _ in 0..<200 { blackHole(try codec.encode(tree)) }
             case "archive-decode":
                 for _ in 0..<200 { blackHole(try codec.decode(data)) }
+            case "launch", "save-one-changed":
+                let hierarchy = try Hierarchy(.large)
+                let store = InMemoryStore()
+                let coordinator = RestorationCoordinator(screens: hierarchy.declaration, store: store)
+                try await coordinator.save(hierarchy.tree)
+                if what == "launch" {
+                    for _ in 0..<3 {
+                        let session = try await RestorationCoordinator(screens: hierarchy.declaration, store: store)
+                            .launch()
+                        guard session.tree == hierarchy.tree else {
+                            throw BenchmarkFailure("the launch restored another tree")
+                        }
+                    }
+                } else {
+                    let trees = [try hierarchy.withOneScreenChanged(1), try hierarchy.withOneScreenChanged(2)]
+                    for index in 0..<20 {
+                        let report = try await coordinator.save(trees[index % 2])
+                        guard report.encodedStateCount == 1 else {
+                            throw BenchmarkFailure("a save encoded more than one state")
+                        }
+                    }
+                }
             default:
-                log("unknown profile \(what); use archive-encode or archive-decode")
+                log("unknown profile \(what); use archive-encode, archive-decode, launch or save-one-changed")
                 return 2
             }
             return 0
