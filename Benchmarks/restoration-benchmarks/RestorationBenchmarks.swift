@@ -1,7 +1,7 @@
 import Foundation
 import StateRestoration
 
-/// `swift run -c release restoration-benchmarks [--quick] [--json]`
+/// `swift run -c release restoration-benchmarks [--quick] [--json]`; see Documentation/Benchmarks.md.
 ///
 /// Measures the package's archive codec against Foundation's coders and a
 /// hand-written floor on the same data, then saves and launches through the real
@@ -20,7 +20,7 @@ struct RestorationBenchmarks {
         if flags.contains("--help") || !flags.isSubset(of: known) {
             print("usage: restoration-benchmarks [--quick] [--json]")
             print("       restoration-benchmarks --profile archive-encode|archive-decode|launch|save-one-changed")
-            print("  --quick    few, short batches: a smoke run of a few seconds")
+            print("  --quick    few, short batches: a smoke run (about half a minute on 2 busy cores)")
             print("  --json     print the figures as JSON instead of tables")
             print("  --profile  only run one thing, untimed, for valgrind --tool=callgrind: ArchiveEncoder or")
             print("             ArchiveDecoder on the medium workload 200 times, or 3 launches, or 20 saves")
