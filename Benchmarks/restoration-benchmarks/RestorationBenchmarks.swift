@@ -22,9 +22,10 @@ struct RestorationBenchmarks {
             print("       restoration-benchmarks --profile archive-encode|archive-decode|launch|save-one-changed")
             print("  --quick    few, short batches: a smoke run (about half a minute on 2 busy cores)")
             print("  --json     print the figures as JSON instead of tables")
-            print("  --profile  only run one thing, untimed, for valgrind --tool=callgrind: ArchiveEncoder or")
-            print("             ArchiveDecoder on the medium workload 200 times, or 3 launches, or 20 saves")
-            print("             where one screen changed, of the large hierarchy (InMemoryStore)")
+            print("  --profile  only run one thing, untimed, for a profiler: ArchiveEncoder or ArchiveDecoder")
+            print("             on the medium workload 200 times (valgrind --tool=callgrind), or 3 launches,")
+            print("             or 20 saves where one screen changed, of the large hierarchy on an InMemoryStore")
+            print("             (perf record -g; valgrind stops on these here)")
             exit(flags.isSubset(of: known) ? 0 : 2)
         }
         let quick = flags.contains("--quick")
