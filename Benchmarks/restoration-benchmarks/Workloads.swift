@@ -153,7 +153,7 @@ struct Workload: Sendable {
         name: "small", summary: "1 tab x 3 screens",
         tree: WorkloadBuilder.tree(seed: 0x5EED_0001, tabCount: 1, screensPerTab: 3))
 
-    /// 4 tabs of 6 screens with realistic states (about 27 KB of JSON).
+    /// 4 tabs of 6 screens with realistic states (about 29 KB of JSON).
     static let medium = Workload(
         name: "medium", summary: "4 tabs x 6 screens",
         tree: WorkloadBuilder.tree(seed: 0x5EED_0002, tabCount: 4, screensPerTab: 6))
