@@ -1,0 +1,286 @@
+import Foundation
+import StateRestoration
+
+// The workloads as screen hierarchies, saved and launched through the real
+// RestorationCoordinator, on a FileStore in a temporary directory and on an
+// InMemoryStore.
+
+struct SearchScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "search"
+    var state: SearchState
+}
+
+struct ProductScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "product"
+    var state: ProductState
+}
+
+struct DraftScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "draft"
+    var state: DraftState
+}
+
+struct RouteScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "route"
+    var state: RouteState
+}
+
+/// A workload as a declaration and a hierarchy: tabs of navigation stacks whose
+/// root is a search and onto which products, drafts and routes are pushed.
+struct Hierarchy {
+    var declaration: ScreenDeclaration
+    var tree: ScreenTree
+    /// How many screens (states) a save writes.
+    var screenCount: Int
+
+    static let emptySearch = SearchState(
+        query: "", filters: SearchFilters(categories: [], priceRange: nil, sort: .relevance, inStockOnly: false),
+        resultIDs: [], selectedResultID: nil, scrollOffset: 0, lastRefreshed: Date(timeIntervalSinceReferenceDate: 0),
+        sessionID: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+
+    init(_ workload: Workload) throws {
+        let model = workload.tree
+        declaration = ScreenDeclaration {
+            Tabs("tabs", selected: model.tabs.first?.identifier) {
+                for tab in model.tabs {
+                    Stack(tab.identifier, root: SearchScreen(state: Self.emptySearch)) {
+                        ProductScreen.self
+                        DraftScreen.self
+                        RouteScreen.self
+                    }
+                }
+            }
+        }
+        try declaration.validate()
+        var tree = try declaration.makeInitialTree()
+        for tab in model.tabs {
+            let stack = NodeReference(IdentifierPath(["tabs", tab.identifier]))
+            for (position, entry) in tab.screens.enumerated() {
+                switch (position, entry.state) {
+                case (0, .search(let state)):
+                    try tree.update(
+                        SearchScreen.self, at: NodeReference(IdentifierPath(["tabs", tab.identifier, "search#0"]))
+                    ) {
+                        $0.state = state
+                    }
+                case (0, _), (_, .search):
+                    throw BenchmarkFailure("\(workload.name): a stack has a search at its root and nowhere else")
+                case (_, .product(let state)): try tree.push(ProductScreen(state: state), onto: stack)
+                case (_, .draft(let state)): try tree.push(DraftScreen(state: state), onto: stack)
+                case (_, .route(let state)): try tree.push(RouteScreen(state: state), onto: stack)
+                }
+            }
+        }
+        try tree.selectTab(model.selectedTab, in: "tabs")
+        self.tree = tree
+        screenCount = model.screenCount
+        let paths = tree.restorablePaths.count
+        guard paths == 1 + model.tabs.count + screenCount else {
+            throw BenchmarkFailure(
+                "\(workload.name): the hierarchy has \(paths) saved nodes, expected \(1 + model.tabs.count + screenCount)"
+            )
+        }
+    }
+
+    /// The same tree with one screen's state changed (the last screen of the last tab).
+    func withOneScreenChanged(_ generation: Int) throws -> ScreenTree {
+        var changed = tree
+        guard let tab = changed.root.children.last, let top = tab.children.last, let id = tab.identifier else {
+            throw BenchmarkFailure("the hierarchy has no screen to change")
+        }
+        let path = NodeReference(IdentifierPath(["tabs", id, tab.component(ofLast: top)]))
+        switch top.screen {
+        case is ProductScreen: try changed.update(ProductScreen.self, at: path) { $0.state.quantity += generation }
+        case is DraftScreen: try changed.update(DraftScreen.self, at: path) { $0.state.cursorPosition += generation }
+        case is RouteScreen: try changed.update(RouteScreen.self, at: path) { $0.state.zoom += Double(generation) }
+        default: throw BenchmarkFailure("unexpected screen \(String(describing: top.screen)) on top of a stack")
+        }
+        return changed
+    }
+}
+
+extension ScreenNode {
+    /// The path component of the last child of this stack (`route#24`).
+    func component(ofLast child: ScreenNode) -> String {
+        "\(child.identifier ?? "")#\(children.count - 1)"
+    }
+}
+
+/// The figures of one coordinator benchmark.
+struct CoordinatorResult: Codable, Sendable {
+    var name: String
+    var workload: String
+    var store: String
+    var medianMicroseconds: Double
+    var minimumMicroseconds: Double
+    var maximumMicroseconds: Double
+    var samples: Int
+    /// The archive's size in bytes, when the benchmark saves one.
+    var archiveBytes: Int?
+
+    init(_ name: String, workload: String, store: String, _ measurement: Measurement, archiveBytes: Int? = nil) {
+        self.name = name
+        self.workload = workload
+        self.store = store
+        medianMicroseconds = measurement.medianNanoseconds / 1000
+        minimumMicroseconds = measurement.minimumNanoseconds / 1000
+        maximumMicroseconds = measurement.maximumNanoseconds / 1000
+        samples = measurement.batchCount
+        self.archiveBytes = archiveBytes
+    }
+}
+
+/// Saves and launches through the real coordinator.
+@MainActor
+struct CoordinatorBenchmarks {
+    var harness: Harness
+    var log: (String) -> Void
+    /// A fresh temporary directory for this run's FileStores, removed by ``removeDirectory()``.
+    let directory: URL
+
+    init(harness: Harness, log: @escaping (String) -> Void) {
+        self.harness = harness
+        self.log = log
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("restoration-benchmarks-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    func removeDirectory() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func fileStore(_ name: String) -> FileStore {
+        FileStore(directory: directory.appendingPathComponent(name, isDirectory: true))
+    }
+
+    typealias Coordinator = RestorationCoordinator<DefaultRestorationDelegate>
+
+    /// (a) A full save and a launch, end to end, through a FileStore.
+    func saveAndLaunch(_ workload: Workload) async throws -> [CoordinatorResult] {
+        let hierarchy = try Hierarchy(workload)
+        let store = fileStore("end-to-end-\(workload.name)")
+        let screens = hierarchy.declaration
+        let tree = hierarchy.tree
+
+        // Check once: a save writes every state, and a launch restores the same tree.
+        let report = try await Coordinator(screens: screens, store: store).save(tree)
+        guard report.saved, report.encodedStateCount == hierarchy.screenCount, report.reusedStateCount == 0 else {
+            throw BenchmarkFailure("\(workload.name): the first save encoded \(report.encodedStateCount) states")
+        }
+        let session = try await Coordinator(screens: screens, store: store).launch()
+        guard session.report.outcome == .restored, session.report.skipped.isEmpty, session.tree == tree else {
+            throw BenchmarkFailure(
+                "\(workload.name): the launch did not restore the saved tree: \(session.report.outcome),"
+                    + " \(session.report.freshReason?.message ?? "\(session.report.skipped.count) skipped")")
+        }
+
+        let save = try await harness.measureAsync(prepare: { Coordinator(screens: screens, store: store) }) {
+            try await $0.save(tree)
+        }
+        let launch = try await harness.measureAsync(prepare: { Coordinator(screens: screens, store: store) }) {
+            try await $0.launch()
+        }
+        log(
+            "  \(workload.name): save \(format(save.medianNanoseconds / 1e6)) ms, launch \(format(launch.medianNanoseconds / 1e6)) ms"
+        )
+        return [
+            CoordinatorResult(
+                "save", workload: workload.name, store: "FileStore", save, archiveBytes: report.byteCount),
+            CoordinatorResult(
+                "launch", workload: workload.name, store: "FileStore", launch, archiveBytes: report.byteCount),
+        ]
+    }
+
+    /// (b) A full save against a save where one screen changed, on both stores.
+    func incrementalSave(_ workload: Workload) async throws -> [CoordinatorResult] {
+        let hierarchy = try Hierarchy(workload)
+        let screens = hierarchy.declaration
+        let full = hierarchy.tree
+        let trees = [try hierarchy.withOneScreenChanged(1), try hierarchy.withOneScreenChanged(2)]
+        var results: [CoordinatorResult] = []
+        for (storeName, store) in [
+            ("InMemoryStore", InMemoryStore() as any RestorationStore), ("FileStore", fileStore("incremental")),
+        ] {
+            // Check once: a fresh coordinator encodes every state; the next save of a
+            // tree with one changed screen encodes one and reuses the others.
+            let coordinator = Coordinator(screens: screens, store: store)
+            let first = try await coordinator.save(full)
+            let second = try await coordinator.save(trees[0])
+            guard first.encodedStateCount == hierarchy.screenCount, second.encodedStateCount == 1,
+                second.reusedStateCount == hierarchy.screenCount - 1
+            else {
+                throw BenchmarkFailure(
+                    "\(workload.name) on \(storeName): saves encoded \(first.encodedStateCount) then"
+                        + " \(second.encodedStateCount) states (reused \(second.reusedStateCount)); expected"
+                        + " \(hierarchy.screenCount) then 1")
+            }
+
+            let fullSave = try await harness.measureAsync(prepare: { Coordinator(screens: screens, store: store) }) {
+                try await $0.save(full)
+            }
+            var generation = 0
+            let oneChanged = try await harness.measureAsync(
+                prepare: { () -> ScreenTree in
+                    generation += 1
+                    return trees[generation % 2]
+                },
+                { try await coordinator.save($0) })
+            let check = try await coordinator.save(trees[(generation + 1) % 2])
+            guard check.encodedStateCount == 1 else {
+                throw BenchmarkFailure("\(storeName): a one-changed save encoded \(check.encodedStateCount) states")
+            }
+            log(
+                "  \(workload.name) on \(storeName): full save \(format(fullSave.medianNanoseconds / 1e6)) ms,"
+                    + " one changed \(format(oneChanged.medianNanoseconds / 1e6)) ms")
+            results.append(CoordinatorResult("full save", workload: workload.name, store: storeName, fullSave))
+            results.append(CoordinatorResult("one-changed save", workload: workload.name, store: storeName, oneChanged))
+        }
+        return results
+    }
+
+    /// (c) How long `save` holds the main actor: a probe job enqueued on the main
+    /// actor just before `await coordinator.save(tree)` runs as soon as the main
+    /// actor is free, so its start minus the time before the call is how long the
+    /// call kept the main actor.
+    func mainActorOccupancy(_ workload: Workload, runs: Int) async throws -> [CoordinatorResult] {
+        let hierarchy = try Hierarchy(workload)
+        let screens = hierarchy.declaration
+        let tree = hierarchy.tree
+        let store = fileStore("main-actor")
+        let clock = ContinuousClock()
+        var held: [Double] = []
+        var total: [Double] = []
+        for run in 0..<(runs + harness.options.warmUpCount) {
+            let coordinator = Coordinator(screens: screens, store: store)
+            let start = clock.now
+            let probe = Task { @MainActor in clock.now }
+            let report = try await coordinator.save(tree)
+            let end = clock.now
+            let probed = await probe.value
+            guard report.encodedStateCount == hierarchy.screenCount else {
+                throw BenchmarkFailure("the main-actor probe's save encoded \(report.encodedStateCount) states")
+            }
+            guard probed <= end else {
+                throw BenchmarkFailure("the probe ran after save returned: the main actor was held for the whole save")
+            }
+            if run >= harness.options.warmUpCount {
+                held.append((probed - start).nanoseconds)
+                total.append((end - start).nanoseconds)
+            }
+        }
+        func measurement(_ samples: [Double]) -> Measurement {
+            Measurement(
+                medianNanoseconds: median(samples), minimumNanoseconds: samples.min() ?? .nan,
+                maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: 1, batchCount: samples.count)
+        }
+        log(
+            "  \(workload.name): main actor held \(format(median(held) / 1000)) µs of a"
+                + " \(format(median(total) / 1000)) µs save")
+        return [
+            CoordinatorResult(
+                "main actor held during save", workload: workload.name, store: "FileStore", measurement(held)),
+            CoordinatorResult(
+                "save seen from the main actor", workload: workload.name, store: "FileStore", measurement(total)),
+        ]
+    }
+}

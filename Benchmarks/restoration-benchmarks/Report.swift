@@ -1,0 +1,143 @@
+import Foundation
+
+/// Everything one run measured; `--json` prints this.
+struct Report: Codable, Sendable {
+    var date: String
+    var quick: Bool
+    var processorCount: Int
+    var workloads: [WorkloadInfo]
+    var codecs: [CodecResult]
+    var coordinator: [CoordinatorResult]
+    var targets: [TargetResult]
+
+    struct WorkloadInfo: Codable, Sendable {
+        var name: String
+        var summary: String
+        var screens: Int
+        var jsonBytes: Int
+    }
+}
+
+/// One of the issue's targets, and whether this run met it.
+struct TargetResult: Codable, Sendable {
+    var name: String
+    var goal: String
+    var measured: String
+    var met: Bool
+}
+
+extension Report {
+    /// Computes the targets from the figures.
+    static func targets(codecs: [CodecResult], coordinator: [CoordinatorResult]) -> [TargetResult] {
+        var targets: [TargetResult] = []
+        func codec(_ name: String, _ workload: String = "medium") -> CodecResult? {
+            codecs.first { $0.codec == name && $0.workload == workload }
+        }
+        if let archive = codec("ArchiveEncoder") {
+            targets.append(
+                TargetResult(
+                    name: "ArchiveEncoder vs JSONEncoder (medium)", goal: ">= 15x faster",
+                    measured: "\(format(archive.encodeSpeedupOverJSON))x", met: archive.encodeSpeedupOverJSON >= 15))
+            targets.append(
+                TargetResult(
+                    name: "ArchiveDecoder vs JSONDecoder (medium)", goal: ">= 15x faster",
+                    measured: "\(format(archive.decodeSpeedupOverJSON))x", met: archive.decodeSpeedupOverJSON >= 15))
+            targets.append(
+                TargetResult(
+                    name: "archive bytes vs JSON bytes (medium)", goal: "<= 60%",
+                    measured: "\(format(archive.sizeRelativeToJSON * 100))%", met: archive.sizeRelativeToJSON <= 0.6))
+            if let floor = codec("Hand-written") {
+                let encode = archive.encodeNanoseconds / floor.encodeNanoseconds
+                let decode = archive.decodeNanoseconds / floor.decodeNanoseconds
+                targets.append(
+                    TargetResult(
+                        name: "ArchiveEncoder vs hand-written floor (medium)", goal: "<= 5x the floor's time",
+                        measured: "\(format(encode))x", met: encode <= 5))
+                targets.append(
+                    TargetResult(
+                        name: "ArchiveDecoder vs hand-written floor (medium)", goal: "<= 5x the floor's time",
+                        measured: "\(format(decode))x", met: decode <= 5))
+            }
+        }
+        for store in ["InMemoryStore", "FileStore"] {
+            let full = coordinator.first { $0.name == "full save" && $0.store == store }
+            let one = coordinator.first { $0.name == "one-changed save" && $0.store == store }
+            if let full, let one {
+                let ratio = one.medianMicroseconds / full.medianMicroseconds
+                targets.append(
+                    TargetResult(
+                        name: "one-changed save vs full save (\(full.workload), \(store))", goal: "<= 10%",
+                        measured: "\(format(ratio * 100))%", met: ratio <= 0.1))
+            }
+        }
+        if let held = coordinator.first(where: { $0.name == "main actor held during save" }) {
+            targets.append(
+                TargetResult(
+                    name: "main actor held during save (\(held.workload))", goal: "< 50 µs",
+                    measured: "\(format(held.medianMicroseconds)) µs", met: held.medianMicroseconds < 50))
+        }
+        return targets
+    }
+
+    /// The report as aligned text tables.
+    var text: String {
+        var lines: [String] = []
+        lines.append("restoration-benchmarks \(quick ? "(quick) " : "")\(date), \(processorCount) processors")
+        lines.append("")
+        for workload in workloads {
+            lines.append(
+                "\(workload.name): \(workload.summary), \(workload.screens) screens, \(workload.jsonBytes) bytes of JSON"
+            )
+        }
+        lines.append("")
+        lines.append(
+            "Codecs: median per operation; MB/s = that codec's bytes / time; xJSON = JSON's time / codec's time")
+        var rows = [
+            [
+                "workload", "codec", "bytes", "/JSON", "encode µs", "enc MB/s", "enc xJSON", "decode µs", "dec MB/s",
+                "dec xJSON",
+            ]
+        ]
+        for result in codecs {
+            rows.append([
+                result.workload, result.codec, "\(result.bytes)", "\(format(result.sizeRelativeToJSON * 100))%",
+                format(result.encodeNanoseconds / 1000), format(result.encodeMegabytesPerSecond),
+                format(result.encodeSpeedupOverJSON), format(result.decodeNanoseconds / 1000),
+                format(result.decodeMegabytesPerSecond), format(result.decodeSpeedupOverJSON),
+            ])
+        }
+        lines += table(rows, leftAligned: 2)
+        lines.append("")
+        lines.append("Coordinator: median of single runs")
+        var coordinatorRows = [
+            ["benchmark", "workload", "store", "median µs", "min µs", "max µs", "runs", "archive B"]
+        ]
+        for result in coordinator {
+            coordinatorRows.append([
+                result.name, result.workload, result.store, format(result.medianMicroseconds),
+                format(result.minimumMicroseconds), format(result.maximumMicroseconds), "\(result.samples)",
+                result.archiveBytes.map { "\($0)" } ?? "",
+            ])
+        }
+        lines += table(coordinatorRows, leftAligned: 3)
+        lines.append("")
+        lines.append("Targets")
+        var targetRows = [["target", "goal", "measured", ""]]
+        for target in targets {
+            targetRows.append([target.name, target.goal, target.measured, target.met ? "met" : "MISSED"])
+        }
+        lines += table(targetRows, leftAligned: 4)
+        return lines.joined(separator: "\n")
+    }
+
+    /// Pads the columns; the first `leftAligned` are left-aligned, the others right-aligned.
+    private func table(_ rows: [[String]], leftAligned: Int) -> [String] {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - row[column].count)
+                return column < leftAligned ? row[column] + padding : padding + row[column]
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import StateRestoration
+
+/// `swift run -c release restoration-benchmarks [--quick] [--json]`; see Documentation/Benchmarks.md.
+///
+/// Measures the package's archive codec against Foundation's coders and a
+/// hand-written floor on the same data, then saves and launches through the real
+/// coordinator. Every codec's round trip and every coordinator benchmark's result
+/// is checked once before anything is timed.
+@main
+@MainActor
+struct RestorationBenchmarks {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let flags = Set(arguments)
+        let known: Set = ["--quick", "--json", "--help"]
+        if arguments.count == 2, arguments[0] == "--profile" {
+            exit(await profile(arguments[1]))
+        }
+        if flags.contains("--help") || !flags.isSubset(of: known) {
+            print("usage: restoration-benchmarks [--quick] [--json]")
+            print("       restoration-benchmarks --profile archive-encode|archive-decode|launch|save-one-changed")
+            print("  --quick    few, short batches: a smoke run (about half a minute on 2 busy cores)")
+            print("  --json     print the figures as JSON instead of tables")
+            print("  --profile  only run one thing, untimed, for a profiler: ArchiveEncoder or ArchiveDecoder")
+            print("             on the medium workload 200 times (valgrind --tool=callgrind), or 3 launches,")
+            print("             or 20 saves where one screen changed, of the large hierarchy on an InMemoryStore")
+            print("             (perf record -g; valgrind stops on these here)")
+            exit(flags.isSubset(of: known) ? 0 : 2)
+        }
+        let quick = flags.contains("--quick")
+        let json = flags.contains("--json")
+        do {
+            let report = try await run(quick: quick)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(report.text)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("restoration-benchmarks: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// Runs one thing, untimed, so that a profiler sees little else; returns the exit status.
+    static func profile(_ what: String) async -> Int32 {
+        let codec = Codec.archive()
+        let tree = Workload.medium.tree
+        do {
+            let data = try codec.encode(tree)
+            guard try codec.decode(data) == tree else {
+                log("ArchiveDecoder did not decode the medium workload it encoded")
+                return 1
+            }
+            switch what {
+            case "archive-encode":
+                for _ in 0..<200 { blackHole(try codec.encode(tree)) }
+            case "archive-decode":
+                for _ in 0..<200 { blackHole(try codec.decode(data)) }
+            case "launch", "save-one-changed":
+                let hierarchy = try Hierarchy(.large)
+                let store = InMemoryStore()
+                let coordinator = RestorationCoordinator(screens: hierarchy.declaration, store: store)
+                try await coordinator.save(hierarchy.tree)
+                if what == "launch" {
+                    for _ in 0..<3 {
+                        let session = try await RestorationCoordinator(screens: hierarchy.declaration, store: store)
+                            .launch()
+                        guard session.tree == hierarchy.tree else {
+                            throw BenchmarkFailure("the launch restored another tree")
+                        }
+                    }
+                } else {
+                    let trees = [try hierarchy.withOneScreenChanged(1), try hierarchy.withOneScreenChanged(2)]
+                    for index in 0..<20 {
+                        let report = try await coordinator.save(trees[index % 2])
+                        guard report.encodedStateCount == 1 else {
+                            throw BenchmarkFailure("a save encoded more than one state")
+                        }
+                    }
+                }
+            default:
+                log("unknown profile \(what); use archive-encode, archive-decode, launch or save-one-changed")
+                return 2
+            }
+            return 0
+        } catch {
+            log("restoration-benchmarks: \(error)")
+            return 1
+        }
+    }
+
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    static func run(quick: Bool) async throws -> Report {
+        let started = ContinuousClock.now
+        let harness = Harness(options: quick ? .quick : .full)
+        let workloads = Workload.all
+        let codecs = Codec.all()
+
+        log("Checking every codec's round trip…")
+        try CodecBenchmarks.verify(codecs, on: workloads)
+        let json = Codec.json()
+        let infos = try workloads.map {
+            Report.WorkloadInfo(
+                name: $0.name, summary: $0.summary, screens: $0.tree.screenCount,
+                jsonBytes: try json.encode($0.tree).count)
+        }
+
+        log("Codecs…")
+        let codecResults = try CodecBenchmarks(harness: harness, log: log).run(codecs, on: workloads)
+
+        log("Coordinator…")
+        let coordinator = CoordinatorBenchmarks(harness: harness, log: log)
+        defer { coordinator.removeDirectory() }
+        var coordinatorResults: [CoordinatorResult] = []
+        for workload in [Workload.medium, Workload.large] {
+            coordinatorResults += try await coordinator.saveAndLaunch(workload)
+        }
+        coordinatorResults += try await coordinator.incrementalSave(.large)
+        coordinatorResults += try await coordinator.mainActorOccupancy(.medium, runs: quick ? 11 : 101)
+        log("Done in \(format((ContinuousClock.now - started).nanoseconds / 1e9)) s.")
+
+        return Report(
+            date: Date().formatted(.iso8601), quick: quick,
+            processorCount: ProcessInfo.processInfo.activeProcessorCount,
+            workloads: infos, codecs: codecResults, coordinator: coordinatorResults,
+            targets: Report.targets(codecs: codecResults, coordinator: coordinatorResults))
+    }
+}

@@ -1,1 +1,0 @@
-print("restoration-benchmarks: not yet")
