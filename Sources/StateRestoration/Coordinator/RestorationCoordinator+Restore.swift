@@ -33,10 +33,11 @@ extension RestorationCoordinator {
             }
         }
 
-        func restoredAddresses(in tree: ScreenTree) -> [[NodeStep]] {
-            var addresses: [[NodeStep]] = []
-            tree.walk { visit in if visit.node.wasRestored { addresses.append(visit.address) } }
-            return addresses
+        /// The addresses and paths of the restored screens, in tree order, from one walk.
+        func restoredScreens(in tree: ScreenTree) -> [(address: [NodeStep], path: IdentifierPath?)] {
+            var restored: [(address: [NodeStep], path: IdentifierPath?)] = []
+            tree.walk { visit in if visit.node.wasRestored { restored.append((visit.address, visit.path)) } }
+            return restored
         }
     }
 
@@ -347,11 +348,3 @@ extension ScreenNode {
     }
 }
 
-extension ScreenTree {
-    /// The restoration path of the node at an address.
-    func pathOf(address: [NodeStep]) -> IdentifierPath? {
-        var found: IdentifierPath?
-        walk { visit in if visit.address == address { found = visit.path } }
-        return found
-    }
-}

@@ -95,7 +95,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
         var report: LaunchReport
         var tree = initialTree
-        var restoredAddresses: [[NodeStep]] = []
+        var restoredScreens: [(address: [NodeStep], path: IdentifierPath?)] = []
         var markerNotes: [String] = []
         switch readArchive(notes: &markerNotes) {
         case .fresh(let freshReport):
@@ -119,7 +119,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 {
                     tree = ScreenTree(root: node)
                     report = LaunchReport(outcome: .restored)
-                    restoredAddresses = restoration.restoredAddresses(in: tree)
+                    restoredScreens = restoration.restoredScreens(in: tree)
                 } else {
                     let found = archive.root?.id ?? "nothing"
                     report = LaunchReport(
@@ -142,9 +142,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 report.archiveInfo = info
             }
         }
-        report.restoredPaths = restoredAddresses.compactMap { address in
-            tree.pathOf(address: address)
-        }
+        report.restoredPaths = restoredScreens.compactMap(\.path)
         report.notes += markerNotes
 
         await delegate.didFinishLaunching(
@@ -154,8 +152,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         report.extensions += extensions.late.map { .init(name: $0, path: nil, result: .late) }
         report.diagnostics = extensions.diagnostics.entries
 
-        for address in restoredAddresses {
-            tree.root.finishRestoring(at: address[...])
+        for restored in restoredScreens {
+            tree.root.finishRestoring(at: restored.address[...])
         }
         removeRestorationMarker(notes: &report.notes)
         return RestorationSession(tree: tree, report: report)

@@ -87,13 +87,16 @@ public struct ScreenTree: Sendable, Equatable {
     }
 
     /// Finds the one node a reference names.
+    ///
+    /// A path is followed from the root down, one level at a time; an identifier
+    /// is searched for in the whole tree, since it must name exactly one node.
     func resolve(_ reference: NodeReference) throws(HierarchyError) -> Visit {
         var matches: [Visit] = []
-        walk { visit in
-            switch reference.form {
-            case .path(let path):
-                if visit.path == path || (visit.path == nil && visit.displayPath == path) { matches.append(visit) }
-            case .identifier(let identifier):
+        switch reference.form {
+        case .path(let path):
+            matches = descend(to: path)
+        case .identifier(let identifier):
+            walk { visit in
                 if visit.path?.last == identifier || visit.node.identifier == identifier { matches.append(visit) }
             }
         }
@@ -105,6 +108,42 @@ public struct ScreenTree: Sendable, Equatable {
         throw HierarchyError(
             .ambiguous, reference: reference.description,
             message: "\(matches.count) nodes are named \(reference) (\(names)); give a full path")
+    }
+
+    /// The nodes whose restoration path, or display path when they have none, is
+    /// `path`: followed level by level from the root.
+    private func descend(to path: IdentifierPath) -> [Visit] {
+        let components = path.components
+        guard let first = components.first, root.identifier ?? root.displayName == first else { return [] }
+        var level = [
+            Visit(
+                node: root, address: [], path: root.identifier.map { IdentifierPath([$0]) },
+                displayPath: IdentifierPath([root.displayName]))
+        ]
+        for component in components.dropFirst() {
+            var next: [Visit] = []
+            for visit in level {
+                let node = visit.node
+                for index in node.children.indices {
+                    let childComponent = node.component(ofChild: index)
+                    guard (childComponent ?? node.children[index].displayName) == component else { continue }
+                    next.append(
+                        Visit(
+                            node: node.children[index], address: visit.address + [.child(index)],
+                            path: childComponent.flatMap { visit.path?.appending($0) },
+                            displayPath: visit.displayPath.appending(component)))
+                }
+                if let presented = node.presented, (presented.identifier ?? presented.displayName) == component {
+                    next.append(
+                        Visit(
+                            node: presented, address: visit.address + [.presented],
+                            path: presented.identifier.flatMap { visit.path?.appending($0) },
+                            displayPath: visit.displayPath.appending(component)))
+                }
+            }
+            level = next
+        }
+        return level
     }
 
     /// Changes the node a reference names.
