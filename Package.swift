@@ -9,12 +9,16 @@ let package = Package(
     ],
     products: [
         .library(name: "StateRestoration", targets: ["StateRestoration"]),
+        .library(name: "StateRestorationTesting", targets: ["StateRestorationTesting"]),
+        .executable(name: "restoration-archive", targets: ["restoration-archive"]),
         .executable(name: "restoration-demo", targets: ["restoration-demo"]),
         .executable(name: "restoration-benchmarks", targets: ["restoration-benchmarks"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "StateRestoration"),
+        .target(name: "StateRestorationTesting", dependencies: ["StateRestoration"]),
+        .executableTarget(name: "restoration-archive", dependencies: ["StateRestoration"]),
         .executableTarget(
             name: "restoration-demo",
             dependencies: ["StateRestoration"]
@@ -26,7 +30,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StateRestorationTests",
-            dependencies: ["StateRestoration"]
+            dependencies: ["StateRestoration", "StateRestorationTesting"]
+        ),
+        .testTarget(
+            name: "StateRestorationTestingTests",
+            dependencies: ["StateRestorationTesting"]
         ),
     ]
 )

@@ -1,0 +1,1 @@
+print("restoration-archive: not yet")

@@ -1,0 +1,2 @@
+import StateRestorationTesting
+import Testing
