@@ -4,8 +4,11 @@ package import Foundation
 /// in the archive envelope (magic, format version, length, checksum).
 ///
 /// Each screen's state is encoded on its own into ``ArchivedNode/state``, so a
-/// state that no longer decodes costs only that screen and its subtree. The
-/// whole body is self-describing: a tool prints it without the app's types.
+/// state that no longer decodes costs only that screen and its subtree. Each node
+/// of the hierarchy is encoded on its own too (``ArchivedNodeRecord``), its
+/// children held as their encodings: a save reuses the bytes of every subtree
+/// that did not change. The whole body is self-describing: a tool prints it
+/// without the app's types.
 package struct RestorationArchive: Codable, Sendable {
     /// The envelope format version this build writes and reads.
     package static let formatVersion: UInt16 = 1
@@ -20,10 +23,59 @@ package struct RestorationArchive: Codable, Sendable {
     package var appState: Data?
     /// The hierarchy; nil when the root has no identifier.
     package var root: ArchivedNode?
+    /// The root's encoding, when a save already made it; written instead of `root`.
+    package var encodedRoot: Data?
     /// The registered shared objects, restored before any screen.
     package var objects: [ArchivedObject]?
     /// Whether the app asked not to show the saved snapshot at the next launch.
     package var ignoresSnapshot: Bool?
+
+    package init(
+        appVersion: String?, savedAt: Date, metadata: RestorationMetadata, appState: Data? = nil,
+        root: ArchivedNode? = nil, encodedRoot: Data? = nil, objects: [ArchivedObject]? = nil,
+        ignoresSnapshot: Bool? = nil
+    ) {
+        self.appVersion = appVersion
+        self.savedAt = savedAt
+        self.metadata = metadata
+        self.appState = appState
+        self.root = root
+        self.encodedRoot = encodedRoot
+        self.objects = objects
+        self.ignoresSnapshot = ignoresSnapshot
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case appVersion, savedAt, metadata, appState, root, objects, ignoresSnapshot
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        appVersion = try container.decodeIfPresent(String.self, forKey: .appVersion)
+        savedAt = try container.decode(Date.self, forKey: .savedAt)
+        metadata = try container.decode(RestorationMetadata.self, forKey: .metadata)
+        appState = try container.decodeIfPresent(Data.self, forKey: .appState)
+        objects = try container.decodeIfPresent([ArchivedObject].self, forKey: .objects)
+        ignoresSnapshot = try container.decodeIfPresent(Bool.self, forKey: .ignoresSnapshot)
+        encodedRoot = try container.decodeIfPresent(Data.self, forKey: .root)
+        do {
+            root = try encodedRoot.map { try ArchivedNode(decoding: $0, depth: 1) }
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [CodingKeys.root], debugDescription: "the hierarchy does not decode: \(error)", underlyingError: error))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(appVersion, forKey: .appVersion)
+        try container.encode(savedAt, forKey: .savedAt)
+        try container.encode(metadata, forKey: .metadata)
+        try container.encodeIfPresent(appState, forKey: .appState)
+        try container.encodeIfPresent(objects, forKey: .objects)
+        try container.encodeIfPresent(ignoresSnapshot, forKey: .ignoresSnapshot)
+        try container.encodeIfPresent(try encodedRoot ?? root?.encoded(), forKey: .root)
+    }
 
     /// How many screens and containers the archive holds.
     package var screenCount: Int {
@@ -41,8 +93,12 @@ package struct ArchivedObject: Codable, Sendable, Equatable {
     package var state: Data
 }
 
-/// One saved node of the hierarchy.
-package struct ArchivedNode: Codable, Sendable, Equatable {
+/// One saved node of the hierarchy, with its subtree decoded.
+package struct ArchivedNode: Sendable, Equatable {
+    /// How deep nodes may nest: far beyond any real app, and a bound against
+    /// hostile archives, whose nested encodings are decoded one by one.
+    package static let maximumDepth = 100
+
     /// The node's path component (with the position for a stack's child).
     package var id: String
     /// What the node is.
@@ -60,10 +116,69 @@ package struct ArchivedNode: Codable, Sendable, Equatable {
     /// The node presented over this one (zero or one element).
     package var presented: [ArchivedNode]?
 
+    package init(
+        id: String, kind: DeclarationNode.Kind, type: ScreenTypeKey? = nil, version: Int? = nil, state: Data? = nil,
+        selected: String? = nil, children: [ArchivedNode]? = nil, presented: [ArchivedNode]? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.type = type
+        self.version = version
+        self.state = state
+        self.selected = selected
+        self.children = children
+        self.presented = presented
+    }
+
+    /// Decodes a node's encoding and, recursively, its children's.
+    package init(decoding data: Data, depth: Int) throws {
+        guard depth <= Self.maximumDepth else {
+            throw ArchiveError(.depthLimitExceeded, "the hierarchy nests deeper than \(Self.maximumDepth) levels")
+        }
+        let record = try ArchiveDecoder().decode(ArchivedNodeRecord.self, from: data)
+        self.init(id: record.id, kind: record.kind, type: record.type, version: record.version, state: record.state,
+            selected: record.selected)
+        children = try record.children.map { try $0.map { try ArchivedNode(decoding: $0, depth: depth + 1) } }
+        presented = try record.presented.map { try $0.map { try ArchivedNode(decoding: $0, depth: depth + 1) } }
+    }
+
+    /// The node's encoding, its children encoded on their own.
+    package func encoded() throws -> Data {
+        var record = ArchivedNodeRecord(id: id, kind: kind, type: type, version: version, state: state, selected: selected)
+        record.children = try children.map { try $0.map { try $0.encoded() } }
+        record.presented = try presented.map { try $0.map { try $0.encoded() } }
+        return try ArchiveEncoder().encode(record)
+    }
+
     /// Folds over this node and every node under it, in tree order.
     package func reduce<T>(_ initial: T, _ combine: (T, ArchivedNode) -> T) -> T {
         var result = combine(initial, self)
         for child in (children ?? []) + (presented ?? []) { result = child.reduce(result, combine) }
         return result
+    }
+}
+
+/// How one node is written: its own fields, and its children as their own
+/// encodings, so an unchanged subtree's bytes are reused as they are.
+package struct ArchivedNodeRecord: Codable, Sendable, Equatable {
+    package var id: String
+    package var kind: DeclarationNode.Kind
+    package var type: ScreenTypeKey?
+    package var version: Int?
+    package var state: Data?
+    package var selected: String?
+    package var children: [Data]?
+    package var presented: [Data]?
+
+    package init(
+        id: String, kind: DeclarationNode.Kind, type: ScreenTypeKey? = nil, version: Int? = nil, state: Data? = nil,
+        selected: String? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.type = type
+        self.version = version
+        self.state = state
+        self.selected = selected
     }
 }

@@ -36,6 +36,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     private var lastSave: (ticket: Int, result: Result<SaveReport, any Error>)?
     /// The states the last save encoded, reused by the next when unchanged.
     private var encodedStates: [IdentifierPath: HierarchyArchiver.EncodedState] = [:]
+    /// The nodes the last save encoded, reused by the next when unchanged.
+    private var encodedNodes: [IdentifierPath: HierarchyArchiver.EncodedNode] = [:]
     /// The shared objects saved with every archive, by identifier.
     private(set) var objects: [String: any RestorableObject] = [:]
     /// Whether the next archive written asks not to show its snapshot.
@@ -320,12 +322,13 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     .encodingFailed, message: "cannot save object \(identifier): \(error)", underlying: error)
             }
         }
-        var archiver = HierarchyArchiver(encoder: encoder, previous: encodedStates)
+        var archiver = HierarchyArchiver(encoder: encoder, previousStates: encodedStates, previousNodes: encodedNodes)
         let root = try archiver.archive(tree, report: &report)
-        encodedStates = archiver.encoded
+        encodedStates = archiver.encodedStates
+        encodedNodes = archiver.encodedNodes
         var archive = RestorationArchive(
             appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: metadata, appState: nil,
-            root: root, objects: archivedObjects.isEmpty ? nil : archivedObjects,
+            encodedRoot: root, objects: archivedObjects.isEmpty ? nil : archivedObjects,
             ignoresSnapshot: ignoresSnapshotOnNextSave ? true : nil)
         if let appState {
             do {

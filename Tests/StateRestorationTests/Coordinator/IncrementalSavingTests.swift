@@ -1,3 +1,4 @@
+import Foundation
 import StateRestoration
 import Testing
 
@@ -32,23 +33,30 @@ import Testing
         #expect(restored.tree.screen(ProductScreen.self, at: "product#17")?.state.quantity == 99)
     }
 
-    @Test("an incremental save writes the same bytes as a full save of the same tree, but the date")
+    @Test("an incremental save writes exactly the bytes a full save of the same tree writes")
     func sameBytes() async throws {
+        let savedAt = Date(timeIntervalSince1970: 1_790_000_000)
+        let configuration = RestorationConfiguration(now: { savedAt })
         var tree = try bigTree(products: 10)
         let incrementalStore = InMemoryStore()
-        let incremental = RestorationCoordinator(screens: Shop.declaration(), store: incrementalStore)
+        let incremental = RestorationCoordinator(
+            screens: Shop.declaration(), store: incrementalStore, configuration: configuration)
         try await incremental.save(tree)
-        try tree.update(ProductScreen.self, at: "product#3") { $0.state.productID = "changed" }
-        try tree.pop(from: "browse")
-        try await incremental.save(tree)
-
-        let fullStore = InMemoryStore()
-        try await RestorationCoordinator(screens: Shop.declaration(), store: fullStore).save(tree)
-        let fromIncremental = try await RestorationCoordinator(screens: Shop.declaration(), store: incrementalStore)
-            .launch()
-        let fromFull = try await RestorationCoordinator(screens: Shop.declaration(), store: fullStore).launch()
-        #expect(fromIncremental.tree == fromFull.tree)
-        #expect(fromIncremental.tree == tree)
+        for change in 0..<4 {
+            switch change {
+            case 0: try tree.update(ProductScreen.self, at: "product#3") { $0.state.productID = "changed" }
+            case 1: try tree.pop(from: "browse")
+            case 2: try tree.selectTab("settings", in: "tabs")
+            default: try tree.present(ComposeScreen(state: .init(body: "hi")), over: "product#2")
+            }
+            try await incremental.save(tree)
+            let fullStore = InMemoryStore()
+            try await RestorationCoordinator(screens: Shop.declaration(), store: fullStore, configuration: configuration)
+                .save(tree)
+            #expect(try incrementalStore.read(.main) == fullStore.read(.main), "after change \(change)")
+        }
+        let restored = try await RestorationCoordinator(screens: Shop.declaration(), store: incrementalStore).launch()
+        #expect(restored.tree == tree)
     }
 
     @Test("state captured by will-encode counts as a change")
