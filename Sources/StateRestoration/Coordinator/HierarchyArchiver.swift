@@ -19,11 +19,16 @@ struct HierarchyArchiver {
         var data: Data
     }
 
-    /// A node encoded by a save, kept for the next one.
-    struct EncodedNode: Sendable {
+    /// What a save encoded for one node and everything under it, kept for the next
+    /// save: a tree that mirrors the saved hierarchy, looked up by path component.
+    struct Entry: Sendable {
         /// The node's own fields, with its children named by path component.
         var shape: Shape
         var bytes: Data
+        var state: EncodedState?
+        var children: [String: Entry] = [:]
+        /// The entry of the node presented over this one (zero or one element).
+        var presented: [Entry] = []
     }
 
     /// What a node's encoding depends on besides its state and its children's bytes.
@@ -38,33 +43,28 @@ struct HierarchyArchiver {
     }
 
     let encoder: ArchiveEncoder
-    /// The states the previous save encoded, by path.
-    let previousStates: [IdentifierPath: EncodedState]
-    /// The nodes the previous save encoded, by path.
-    let previousNodes: [IdentifierPath: EncodedNode]
-    /// The states this save encoded or reused, by path: the next save's `previousStates`.
-    private(set) var encodedStates: [IdentifierPath: EncodedState] = [:]
-    /// The nodes this save encoded or reused, by path: the next save's `previousNodes`.
-    private(set) var encodedNodes: [IdentifierPath: EncodedNode] = [:]
+    /// What the previous save encoded.
+    let previous: Entry?
+    /// What this save encoded or reused: the next save's `previous`.
+    private(set) var encoded: Entry?
 
-    init(
-        encoder: ArchiveEncoder, previousStates: [IdentifierPath: EncodedState],
-        previousNodes: [IdentifierPath: EncodedNode]
-    ) {
+    init(encoder: ArchiveEncoder, previous: Entry?) {
         self.encoder = encoder
-        self.previousStates = previousStates
-        self.previousNodes = previousNodes
+        self.previous = previous
     }
 
     /// The root's encoding, or nil when the root has no identifier.
     mutating func archive(_ tree: ScreenTree, report: inout SaveReport) throws(RestorationError) -> Data? {
-        try archive(tree.root, component: tree.root.identifier, parent: nil, report: &report)?.bytes
+        let previousRoot = previous?.shape.id == tree.root.identifier ? previous : nil
+        let root = try archive(tree.root, component: tree.root.identifier, parent: nil, previous: previousRoot, report: &report)
+        encoded = root?.entry
+        return root?.entry.bytes
     }
 
     /// A node's encoding, and whether it is the previous save's, unchanged.
-    private mutating func archive(
-        _ node: ScreenNode, component: String?, parent: IdentifierPath?, report: inout SaveReport
-    ) throws(RestorationError) -> (bytes: Data, reused: Bool)? {
+    private func archive(
+        _ node: ScreenNode, component: String?, parent: IdentifierPath?, previous: Entry?, report: inout SaveReport
+    ) throws(RestorationError) -> (entry: Entry, reused: Bool)? {
         guard let component else {
             let display = parent?.appending(node.displayName) ?? IdentifierPath([node.displayName])
             report.skipped.append(
@@ -76,22 +76,32 @@ struct HierarchyArchiver {
         let path = parent?.appending(component) ?? IdentifierPath([component])
         var record = ArchivedNodeRecord(id: component, kind: node.kind)
         var reused = true
+        var encodedState: EncodedState?
         report.savedPaths.append(path)
         if let screen = node.screen {
-            let state = try encodeState(of: screen, at: path, report: &report)
+            let state = try encodeState(of: screen, at: path, previous: previous?.state, report: &report)
             record.type = screen.typeKey
             record.version = type(of: screen).stateVersion
-            record.state = state.data
+            record.state = state.encoded.data
+            encodedState = state.encoded
             reused = reused && state.reused
-            report.stateSizes.append(.init(path: path, typeKey: screen.typeKey, byteCount: state.data.count))
+            report.stateSizes.append(.init(path: path, typeKey: screen.typeKey, byteCount: state.encoded.data.count))
         }
 
         var children: [(component: String, bytes: Data)] = []
+        var childEntries: [String: Entry] = [:]
         func add(_ child: ScreenNode, _ childComponent: String?) throws(RestorationError) {
-            guard let encoded = try archive(child, component: childComponent, parent: path, report: &report) else {
+            let previousChild = childComponent.flatMap { previous?.children[$0] }
+            guard
+                let childComponent,
+                let encoded = try archive(
+                    child, component: childComponent, parent: path, previous: previousChild, report: &report)
+            else {
+                _ = try archive(child, component: nil, parent: path, previous: nil, report: &report)
                 return
             }
-            children.append((childComponent ?? "", encoded.bytes))
+            children.append((childComponent, encoded.entry.bytes))
+            childEntries[childComponent] = encoded.entry
             reused = reused && encoded.reused
         }
         switch node.kind {
@@ -141,25 +151,30 @@ struct HierarchyArchiver {
         }
         if node.kind != .screen { record.children = children.map(\.bytes) }
         var presentedComponent: String?
+        var presentedEntries: [Entry] = []
         if let presented = node.presented,
-            let encoded = try archive(presented, component: presented.identifier, parent: path, report: &report)
+            let encoded = try archive(
+                presented, component: presented.identifier, parent: path,
+                previous: previous?.presented.first.flatMap { $0.shape.id == presented.identifier ? $0 : nil },
+                report: &report)
         {
-            record.presented = [encoded.bytes]
+            record.presented = [encoded.entry.bytes]
             presentedComponent = presented.identifier
+            presentedEntries = [encoded.entry]
             reused = reused && encoded.reused
         }
 
         let shape = Shape(
             id: component, kind: node.kind, type: record.type, version: record.version, selected: record.selected,
             children: node.kind == .screen ? nil : children.map(\.component), presented: presentedComponent)
-        if reused, let previous = previousNodes[path], previous.shape == shape {
-            encodedNodes[path] = previous
-            return (previous.bytes, true)
+        if reused, let previous, previous.shape == shape {
+            return (Entry(shape: shape, bytes: previous.bytes, state: encodedState, children: childEntries,
+                presented: presentedEntries), true)
         }
         do {
             let bytes = try encoder.encode(record)
-            encodedNodes[path] = EncodedNode(shape: shape, bytes: bytes)
-            return (bytes, false)
+            return (Entry(shape: shape, bytes: bytes, state: encodedState, children: childEntries,
+                presented: presentedEntries), false)
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save the node \(path): \(error)", underlying: error)
@@ -167,21 +182,19 @@ struct HierarchyArchiver {
     }
 
     /// A screen's encoded state, and whether it is the previous save's, unchanged.
-    private mutating func encodeState<S: RestorableScreen>(
-        of screen: S, at path: IdentifierPath, report: inout SaveReport
-    ) throws(RestorationError) -> (data: Data, reused: Bool) {
+    private func encodeState<S: RestorableScreen>(
+        of screen: S, at path: IdentifierPath, previous: EncodedState?, report: inout SaveReport
+    ) throws(RestorationError) -> (encoded: EncodedState, reused: Bool) {
         var copy = screen
         copy.willEncodeRestorableState()
-        if let cached = previousStates[path], let state = cached.state as? S.State, state == copy.state {
-            encodedStates[path] = cached
+        if let previous, let state = previous.state as? S.State, state == copy.state {
             report.reusedStateCount += 1
-            return (cached.data, true)
+            return (previous, true)
         }
         do {
             let data = try encoder.encode(copy.state)
-            encodedStates[path] = EncodedState(state: copy.state, data: data)
             report.encodedStateCount += 1
-            return (data, false)
+            return (EncodedState(state: copy.state, data: data), false)
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save \(path) (\(S.typeKey)): \(error)", underlying: error)

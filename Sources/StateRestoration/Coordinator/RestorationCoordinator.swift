@@ -34,10 +34,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     private var lastTicket = 0
     /// The newest save performed: the ticket whose tree it wrote, and its result.
     private var lastSave: (ticket: Int, result: Result<SaveReport, any Error>)?
-    /// The states the last save encoded, reused by the next when unchanged.
-    private var encodedStates: [IdentifierPath: HierarchyArchiver.EncodedState] = [:]
-    /// The nodes the last save encoded, reused by the next when unchanged.
-    private var encodedNodes: [IdentifierPath: HierarchyArchiver.EncodedNode] = [:]
+    /// What the last save encoded, reused by the next where unchanged.
+    private var lastEncoding: HierarchyArchiver.Entry?
     /// The shared objects saved with every archive, by identifier.
     private(set) var objects: [String: any RestorableObject] = [:]
     /// Whether the next archive written asks not to show its snapshot.
@@ -322,10 +320,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     .encodingFailed, message: "cannot save object \(identifier): \(error)", underlying: error)
             }
         }
-        var archiver = HierarchyArchiver(encoder: encoder, previousStates: encodedStates, previousNodes: encodedNodes)
+        var archiver = HierarchyArchiver(encoder: encoder, previous: lastEncoding)
         let root = try archiver.archive(tree, report: &report)
-        encodedStates = archiver.encodedStates
-        encodedNodes = archiver.encodedNodes
+        lastEncoding = archiver.encoded
         var archive = RestorationArchive(
             appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: metadata, appState: nil,
             encodedRoot: root, objects: archivedObjects.isEmpty ? nil : archivedObjects,
