@@ -29,6 +29,8 @@ public struct RestorationConfiguration: Sendable {
     public var now: @Sendable () -> Date
     /// How large states may grow before a save warns, or refuses when enforced.
     public var budget: SizeBudget
+    /// Where the events of every save and launch go; nil (the default) logs nothing.
+    public var logHandler: (any RestorationLogHandler)?
 
     /// Creates a configuration.
     ///
@@ -41,12 +43,14 @@ public struct RestorationConfiguration: Sendable {
     ///   - maximumArchiveAge: How old an archive may be and still be restored.
     ///   - now: The current date.
     ///   - budget: How large states may grow before a save warns.
+    ///   - logHandler: Where the events of every save and launch go.
     public init(
         appVersion: String? = nil, storeKey: StoreKey = .main, extensionTimeout: Duration = .seconds(20),
         clock: any Clock<Duration> = ContinuousClock(), restoresAfterCrash: Bool = false,
         maximumArchiveAge: Duration? = nil, now: @escaping @Sendable () -> Date = Date.init,
-        budget: SizeBudget = .recommended
+        budget: SizeBudget = .recommended, logHandler: (any RestorationLogHandler)? = nil
     ) {
+        self.logHandler = logHandler
         self.budget = budget
         self.maximumArchiveAge = maximumArchiveAge
         self.now = now

@@ -89,18 +89,26 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     }
 
     private func launch(initialTree: ScreenTree) async -> RestorationSession {
+        var log = OperationLog(configuration.logHandler, .launch)
+        log(.info, .started, "archive \(configuration.storeKey)")
         let extensions = RestorationExtensions()
         await delegate.willFinishLaunching(
             RestorationContext(identifierPath: nil, archiveInfo: nil, extensions: extensions))
+        log.phase("will-finish-launching")
 
         var report: LaunchReport
         var tree = initialTree
         var restoredScreens: [(address: [NodeStep], path: IdentifierPath?)] = []
         var markerNotes: [String] = []
-        switch readArchive(notes: &markerNotes) {
+        let read = readArchive(notes: &markerNotes)
+        log.phase("read archive")
+        switch read {
         case .fresh(let freshReport):
             report = freshReport
         case .archive(let archive, let info):
+            log(
+                .info, .archiveRead,
+                "\(configuration.storeKey), format \(info.formatVersion), app \(info.appVersion ?? "unknown"), saved \(info.savedAt.formatted(.iso8601)), \(info.screenCount) screens")
             let now = configuration.now()
             let age = Duration.seconds(max(0, now.timeIntervalSince(info.savedAt)))
             if let maximumAge = configuration.maximumArchiveAge, age > maximumAge {
@@ -111,12 +119,18 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                         "archive \(configuration.storeKey) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored"))
                 report.archiveInfo = info
             } else if await delegate.shouldRestore(info) {
+                log.phase("should-restore")
                 var objectNotes: [String] = []
                 let restoredObjects = await restoreObjects(archive.objects ?? [], notes: &objectNotes)
+                log.phase("restore shared objects")
                 var restoration = Restoration(info: info, extensions: extensions, objects: objects, now: now)
-                if let root = archive.root, let node = await restore(root, declared: initialTree.root.declaration,
-                    path: IdentifierPath([root.id]), into: &restoration)
-                {
+                var restoredRoot: ScreenNode?
+                if let root = archive.root {
+                    restoredRoot = await restore(
+                        root, declared: initialTree.root.declaration, path: IdentifierPath([root.id]), into: &restoration)
+                }
+                log.phase("re-create and decode screens")
+                if let node = restoredRoot {
                     tree = ScreenTree(root: node)
                     report = LaunchReport(outcome: .restored)
                     restoredScreens = restoration.restoredScreens(in: tree)
@@ -136,6 +150,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 let appState = decodeAppState(archive.appState, notes: &report.notes)
                 await delegate.didDecodeRestorableState(
                     appState, context: RestorationContext(identifierPath: nil, archiveInfo: info, extensions: extensions))
+                log.phase("did-decode")
             } else {
                 report = LaunchReport(
                     outcome: .fresh, freshReason: .init(.declinedByDelegate, "the delegate declined to restore"))
@@ -147,15 +162,19 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
         await delegate.didFinishLaunching(
             report, context: RestorationContext(identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions))
+        log.phase("did-finish-launching")
         report.extensions = await ExtensionRunner.run(
             extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock)
         report.extensions += extensions.late.map { .init(name: $0, path: nil, result: .late) }
         report.diagnostics = extensions.diagnostics.entries
+        log.phase("extensions")
 
         for restored in restoredScreens {
             tree.root.finishRestoring(at: restored.address[...])
         }
         removeRestorationMarker(notes: &report.notes)
+        log.phase("finished restoring")
+        Self.logOutcome(of: report, to: log)
         return RestorationSession(tree: tree, report: report)
     }
 
@@ -301,10 +320,65 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
     }
 
+    /// Logs what a launch did, one event per restored, skipped or migrated screen.
+    private static func logOutcome(of report: LaunchReport, to log: OperationLog) {
+        guard log.handler != nil else { return }
+        if let rejected = report.rejectedArchive {
+            log(.warning, .archiveRejected, "moved aside to \(rejected)")
+        }
+        if let reason = report.freshReason {
+            log(reason.code == .noArchive ? .info : .warning, .fresh, "\(reason.code): \(reason.message)")
+        }
+        for identifier in report.restoredObjects { log(.info, .objectRestored, identifier) }
+        for path in report.restoredPaths { log(.debug, .screenRestored, path: path, "restored") }
+        for migrated in report.migrated {
+            log(.info, .screenMigrated, path: migrated.path, "State version \(migrated.fromVersion) to \(migrated.toVersion)")
+        }
+        for skipped in report.skipped {
+            log(.warning, .screenSkipped, path: skipped.path, "\(skipped.reason): \(skipped.message)")
+        }
+        for outcome in report.extensions {
+            log(
+                outcome.result == .completed ? .info : .warning, .extensionFinished, path: outcome.path,
+                "\(outcome.name): \(outcome.result)")
+        }
+        for note in report.notes { log(.warning, .note, note) }
+        for diagnostic in report.diagnostics { log(.info, .note, path: diagnostic.path, diagnostic.message) }
+        log.finished(
+            "\(report.outcome.rawValue), \(report.restoredPaths.count) screens restored, \(report.skipped.count) skipped")
+    }
+
+    /// Saves a hierarchy as the archive the next launch restores, and logs it.
     private func performSave(_ tree: ScreenTree) async throws -> SaveReport {
+        var log = OperationLog(configuration.logHandler, .save)
+        do {
+            let report = try await performSave(tree, log: &log)
+            if log.handler != nil {
+                for path in report.savedPaths { log(.debug, .nodeSaved, path: path, "saved") }
+                for skipped in report.skipped {
+                    log(.info, .nodeSkipped, path: skipped.path, "\(skipped.reason): \(skipped.message)")
+                }
+                for warning in report.budgetWarnings { log(.warning, .budgetExceeded, warning) }
+                if report.saved {
+                    log.finished(
+                        "\(report.savedPaths.count) nodes saved, \(report.encodedStateCount) states encoded, \(report.reusedStateCount) reused, \(report.byteCount.grouped) bytes")
+                } else {
+                    log(.info, .declined, "should-save declined; the previous archive stays")
+                }
+            }
+            return report
+        } catch {
+            log(.warning, .failed, "\(error)")
+            throw error
+        }
+    }
+
+    private func performSave(_ tree: ScreenTree, log: inout OperationLog) async throws -> SaveReport {
         var metadata = RestorationMetadata()
         guard await delegate.shouldSave(&metadata) else { return SaveReport(saved: false) }
+        log.phase("should-save")
         let appState = await delegate.willEncodeRestorableState()
+        log.phase("will-encode")
 
         let encoder = ArchiveEncoder()
         var report = SaveReport(saved: true)
@@ -343,6 +417,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
         }
         let sealed = ArchiveEnvelope.seal(body, formatVersion: RestorationArchive.formatVersion)
+        log.phase("encode")
         report.budgetWarnings = configuration.budget.warnings(
             sizes: report.stateSizes, archiveBytes: sealed.count, key: configuration.storeKey)
         if configuration.budget.isEnforced, let first = report.budgetWarnings.first {
@@ -354,6 +429,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             throw RestorationError(
                 .storeFailed, message: "cannot save archive \(configuration.storeKey): \(error)", underlying: error)
         }
+        log.phase("write")
         report.byteCount = sealed.count
         ignoresSnapshotOnNextSave = false
         return report

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import StateRestoration
+import Testing
+
+/// Collects the events a coordinator logs.
+private final class EventCollector: Sendable {
+    private let events = Mutex<[RestorationLogEvent]>([])
+    var handler: ClosureLogHandler { ClosureLogHandler { event in self.events.withLock { $0.append(event) } } }
+    var recorded: [RestorationLogEvent] { events.withLock { $0 } }
+    func lines(_ kind: RestorationLogEvent.Kind) -> [String] { recorded.filter { $0.kind == kind }.map(\.description) }
+}
+
+/// The product screen of an older build, whose state no longer decodes.
+private struct OldProductScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "product"
+    struct State: Codable, Sendable, Equatable { var productID: Int }
+    var state: State
+}
+
+@Suite struct RestorationLogTests {
+    @Test("a save logs its phases with durations, skipped nodes with reasons, every saved path and a total")
+    func saveEvents() async throws {
+        let events = EventCollector()
+        let coordinator = RestorationCoordinator(
+            screens: Shop.declaration(), store: InMemoryStore(),
+            configuration: RestorationConfiguration(logHandler: events.handler))
+        let report = try await coordinator.save(try Shop.busyTree())
+
+        let phases = events.recorded.filter { $0.kind == .phase }
+        #expect(phases.map(\.message) == ["should-save", "will-encode", "encode", "write"])
+        #expect(phases.allSatisfy { $0.duration != nil && $0.description.hasSuffix(" ms)") })
+        #expect(events.lines(.nodeSkipped).count == 1)
+        #expect(events.lines(.nodeSkipped).first?.hasPrefix("save node-skipped tabs/<scratch>: no-identifier: ") == true)
+        #expect(events.recorded.filter { $0.kind == .nodeSaved }.compactMap(\.path) == report.savedPaths)
+        #expect(events.recorded.filter { $0.kind == .nodeSaved }.allSatisfy { $0.level == .debug })
+        let finished = try #require(events.lines(.finished).first)
+        #expect(finished.hasPrefix("save finished: \(report.savedPaths.count) nodes saved, \(report.encodedStateCount) states encoded, 0 reused, "))
+        #expect(events.recorded.allSatisfy { !$0.description.contains("\n") })
+    }
+
+    @Test("a launch logs the archive, its phases, skipped screens with the reason, and a total")
+    func launchEvents() async throws {
+        let store = InMemoryStore()
+        let old = ScreenDeclaration {
+            Stack("browse", root: SearchScreen()) { Screen(OldProductScreen.self, id: "product") }
+        }
+        var tree = try old.makeInitialTree()
+        try tree.push(OldProductScreen(state: .init(productID: 1)), onto: "browse")
+        try await RestorationCoordinator(screens: old, store: store, configuration: .init(appVersion: "1.0")).save(tree)
+
+        let events = EventCollector()
+        let current = ScreenDeclaration {
+            Stack("browse", root: SearchScreen()) { Screen(ProductScreen.self, id: "product") }
+        }
+        _ = try await RestorationCoordinator(
+            screens: current, store: store, configuration: RestorationConfiguration(logHandler: events.handler)
+        ).launch()
+
+        #expect(events.recorded.first?.description == "launch started: archive main")
+        #expect(events.lines(.archiveRead).first?.hasPrefix("launch archive-read: main, format 1, app 1.0, saved ") == true)
+        #expect(
+            events.recorded.filter { $0.kind == .phase }.map(\.message) == [
+                "will-finish-launching", "read archive", "should-restore", "restore shared objects",
+                "re-create and decode screens", "did-decode", "did-finish-launching", "extensions", "finished restoring",
+            ])
+        let skipped = try #require(events.recorded.first { $0.kind == .screenSkipped })
+        #expect(skipped.level == .warning)
+        #expect(skipped.description.hasPrefix("launch screen-skipped browse/product#1: decode-failed: "))
+        #expect(events.lines(.screenRestored) == ["launch screen-restored browse/search#0: restored"])
+        #expect(events.lines(.finished).first?.hasPrefix("launch finished: restored, 1 screens restored, 1 skipped (") == true)
+    }
+
+    @Test("a rejected archive and a failed save are warnings that say what happened")
+    func warnings() async throws {
+        let store = InMemoryStore()
+        try store.write(Data(String(repeating: "not an archive ", count: 4).utf8), to: .main)
+        let events = EventCollector()
+        let coordinator = RestorationCoordinator(
+            screens: Shop.declaration(), store: store,
+            configuration: RestorationConfiguration(
+                budget: SizeBudget(perScreen: 10, perArchive: nil, isEnforced: true), logHandler: events.handler))
+        _ = try await coordinator.launch()
+        #expect(events.lines(.archiveRejected).first?.hasPrefix("launch archive-rejected: moved aside to main.rejected-") == true)
+        #expect(events.lines(.fresh).first?.hasPrefix("launch fresh: archive-rejected: archive main rejected (bad-magic)") == true)
+
+        await #expect(throws: RestorationError.self) { try await coordinator.save(try Shop.busyTree()) }
+        let failed = try #require(events.recorded.first { $0.kind == .failed })
+        #expect(failed.level == .warning)
+        #expect(failed.description.hasPrefix("save failed: not saved: "))
+    }
+
+    @Test("without a handler nothing is logged, and the standard-error handler filters by level")
+    func levels() {
+        #expect(RestorationConfiguration().logHandler == nil)
+        #expect(RestorationLogEvent.Level.debug < .info && RestorationLogEvent.Level.info < .warning)
+        let event = RestorationLogEvent(.save, .info, .phase, message: "two\nlines", duration: .microseconds(1_234))
+        #expect(event.description == "save phase: two lines (1.23 ms)")
+    }
+}
