@@ -226,8 +226,7 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         let shown = identifier.count > 40 ? "\"\(identifier.prefix(40))…\"" : "\"\(identifier)\""
         let rule = "scene identifiers use only A-Z, a-z, 0-9, \".\", \"_\" and \"-\""
         if identifier.isEmpty { return "the scene identifier is empty" }
-        if let bad = identifier.unicodeScalars.first(where: { !isAllowed($0) }) {
-            let character = bad.isASCII && bad.value >= 0x20 && bad.value != 0x7F ? "\"\(bad)\"" : "U+\(hex(bad.value))"
+        if let character = StoreKey.firstDisallowedCharacter(in: identifier) {
             return "\(shown) contains \(character); \(rule)"
         }
         let count = identifier.unicodeScalars.count
@@ -241,18 +240,6 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
             return "\(shown) ends in \"\(markerSuffix)\", which names restoration markers"
         }
         return nil
-    }
-
-    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "A"..."Z", "a"..."z", "0"..."9", ".", "_", "-": true
-        default: false
-        }
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
 

@@ -103,8 +103,7 @@ public struct StoreKey: RawRepresentable, Hashable, Sendable, Comparable, Expres
         if text.isEmpty {
             return "the key is empty"
         }
-        if let bad = text.unicodeScalars.first(where: { !isAllowed($0) }) {
-            let character = bad.isASCII && bad.value >= 0x20 && bad.value != 0x7F ? "\"\(bad)\"" : "U+\(hex(bad.value))"
+        if let character = firstDisallowedCharacter(in: text) {
             return "\(shown) contains \(character); keys use only A-Z, a-z, 0-9, \".\", \"_\" and \"-\""
         }
         // Every scalar is now ASCII, so the count of scalars is the count of characters.
@@ -118,6 +117,13 @@ public struct StoreKey: RawRepresentable, Hashable, Sendable, Comparable, Expres
             return "\(shown) contains \"\(reservedMarker)\", which names rejected archives"
         }
         return nil
+    }
+
+    /// The first character a key may not contain, shown for a message (`"/"`, or
+    /// `U+00E9` for one that does not print plainly); nil when every one is allowed.
+    static func firstDisallowedCharacter(in text: String) -> String? {
+        guard let bad = text.unicodeScalars.first(where: { !isAllowed($0) }) else { return nil }
+        return bad.isASCII && bad.value >= 0x20 && bad.value != 0x7F ? "\"\(bad)\"" : "U+\(hex(bad.value))"
     }
 
     /// Whether a scalar may appear in a key.

@@ -32,18 +32,6 @@ enum Generations {
     }
 }
 
-/// SplitMix64: a small seeded generator, so a failing run can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A child process's progress: its pid, and the last generation whose save returned.
 struct Progress {
     let directory: URL
@@ -67,7 +55,7 @@ struct Progress {
                 ProcessInfo.processInfo.environment["STATE_RESTORATION_KILL_SEED"].flatMap { UInt64($0) }
                 ?? 0x5EED_2026_1122
             print("kill -9 test: seed \(seed) (replay with STATE_RESTORATION_KILL_SEED=\(seed)), \(Self.rounds) rounds")
-            var random = SeededGenerator(state: seed)
+            var random = SplitMix64(state: seed)
             let root = try TemporaryDirectory()
             defer { root.remove() }
             let storeDirectory = root.url.appendingPathComponent("store")
