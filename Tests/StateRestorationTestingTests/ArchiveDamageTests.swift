@@ -9,7 +9,8 @@ import Testing
         .truncated(toByteCount: 40), .replacedMagic(),
     ]
 
-    @Test("a damaged archive is a fresh launch naming the damage's check; the damaged bytes are kept aside",
+    @Test(
+        "a damaged archive is a fresh launch naming the damage's check; the damaged bytes are kept aside",
         arguments: damages)
     func damagedRelaunch(_ damage: ArchiveDamage) async throws {
         let storage = InMemoryStore.Storage()
@@ -26,7 +27,8 @@ import Testing
         #expect(try harness.storedArchive() == nil)
     }
 
-    @Test("step by step: the stored archive is damaged in place, and the launch keeps exactly those bytes aside",
+    @Test(
+        "step by step: the stored archive is damaged in place, and the launch keeps exactly those bytes aside",
         arguments: damages)
     func damagedInPlace(_ damage: ArchiveDamage) async throws {
         let storage = InMemoryStore.Storage()

@@ -23,7 +23,8 @@ private struct LogInDelegate: RestorationDelegate {
     }
 }
 
-@Suite struct HangingExtensionTests {
+// A harness that never advanced the clock would hang here; the limit turns that into a failure.
+@Suite(.timeLimit(.minutes(1))) struct HangingExtensionTests {
     @Test("an extension that hangs is cancelled at the timeout, on the test clock, without sleeping")
     func hangs() async throws {
         let clock = TestClock()

@@ -56,7 +56,8 @@ private func declaration<P: RestorableScreen>(_ product: P.Type) -> ScreenDeclar
         #expect(relaunched.report.archiveInfo?.appVersion == "1.0")
         #expect(relaunched.report.migrated == [.init(path: "browse/product#1", fromVersion: 1, toVersion: 2)])
         #expect(
-            relaunched.tree.screen(ProductV2.self, at: "product#1")?.state == .init(productID: "p-42", options: ["gift-wrap"]))
+            relaunched.tree.screen(ProductV2.self, at: "product#1")?.state
+                == .init(productID: "p-42", options: ["gift-wrap"]))
         #expect(relaunched.report.skipped.map(\.reason) == [.migrationFailed])
         #expect(relaunched.report.skipped.first?.message.contains("negative identifiers are gone") == true)
         #expect(relaunched.tree.node(at: "browse")?.children.count == 2)

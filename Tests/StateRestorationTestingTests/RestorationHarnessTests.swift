@@ -73,7 +73,11 @@ import Testing
         final class CountingDelegate: RestorationDelegate {
             static let made = Mutex(0)
             let number: Int
-            init() { number = Self.made.withLock { $0 += 1; return $0 } }
+            init() {
+                number = Self.made.withLock {
+                    $0 += 1; return $0
+                }
+            }
         }
         let storage = InMemoryStore.Storage()
         let harness = RestorationHarness(screens: TestApp.declaration, storage: .inMemory(storage)) {
@@ -110,9 +114,10 @@ import Testing
         try InMemoryStore(storage: storage).remove(.main)
         let emptied = try await harness.launch()
         #expect(emptied.report.freshReason?.code == .noArchive)
-        #expect(emptied.lifecycle.map(\.description) == [
-            "will-finish-launching", "did-finish-launching fresh",
-        ])
+        #expect(
+            emptied.lifecycle.map(\.description) == [
+                "will-finish-launching", "did-finish-launching fresh",
+            ])
     }
 
     @Test("a FileStore over one directory round-trips too, through the file on disk")

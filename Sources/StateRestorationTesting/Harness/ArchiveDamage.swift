@@ -76,7 +76,8 @@ public struct ArchiveDamage: Sendable, CustomStringConvertible {
             let index = headerSize + offset
             guard offset >= 0, index < archive.count else {
                 throw HarnessError(
-                    "cannot flip byte \(offset) of the body: the archive has a \(max(0, archive.count - headerSize))-byte body")
+                    "cannot flip byte \(offset) of the body: the archive has a \(max(0, archive.count - headerSize))-byte body"
+                )
             }
             var bytes = [UInt8](archive)
             bytes[index] ^= 0xFF
@@ -115,7 +116,9 @@ public struct ArchiveDamage: Sendable, CustomStringConvertible {
             guard bytes.count == 8, bytes != ArchiveEnvelope.magic else {
                 throw HarnessError("the replacement magic must be 8 bytes that differ from the archive's magic")
             }
-            guard archive.count >= 8 else { throw HarnessError("a \(archive.count)-byte archive has no magic to replace") }
+            guard archive.count >= 8 else {
+                throw HarnessError("a \(archive.count)-byte archive has no magic to replace")
+            }
             return Data(bytes + archive.dropFirst(8))
         }
     }

@@ -88,7 +88,8 @@ public struct LifecycleRecorder<Wrapped: RestorationDelegate>: RestorationDelega
     ///   - path: The screen's path.
     ///   - request: Its type key and decoded state.
     /// - Returns: The wrapped delegate's screen.
-    public func screen(forIdentifierPath path: IdentifierPath, request: ScreenRequest) async -> (any RestorableScreen)? {
+    public func screen(forIdentifierPath path: IdentifierPath, request: ScreenRequest) async -> (any RestorableScreen)?
+    {
         let screen = await wrapped.screen(forIdentifierPath: path, request: request)
         log.record(.makeScreen(path, made: screen != nil))
         return screen

@@ -112,7 +112,8 @@ extension RestorationHarness {
         if report.outcome == .fresh {
             return location.failure(
                 .freshLaunch,
-                "the relaunch with \(describe(sample)) started fresh: \(report.freshReason?.message ?? "no reason given")")
+                "the relaunch with \(describe(sample)) started fresh: \(report.freshReason?.message ?? "no reason given")"
+            )
         }
         if let skipped = report.skipped.first(where: { $0.path == location.path }) {
             return location.failure(

@@ -50,7 +50,9 @@ struct ComposeScreen: RestorableScreen, RestorationSampling {
 
     init(state: State = State()) { self.state = state }
 
-    static var restorationSamples: [ComposeScreen] { [ComposeScreen(state: .init(to: "a@b.c", body: "line 1\nline 2"))] }
+    static var restorationSamples: [ComposeScreen] {
+        [ComposeScreen(state: .init(to: "a@b.c", body: "line 1\nline 2"))]
+    }
 }
 
 struct SettingsScreen: RestorableScreen, RestorationSampling {

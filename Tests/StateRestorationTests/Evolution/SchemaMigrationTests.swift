@@ -127,10 +127,11 @@ private struct ProductV1WithoutGiftWrap: RestorableScreen {
             func shouldRestore(_ archive: ArchiveInfo) async -> Bool { archive.appVersion == "2.0" }
         }
         let old = Self.declaration(ProductV1.self)
-        let session = try await RestorationHarness(
+        let harness = RestorationHarness(
             screens: Self.declaration(ProductV2.self), configuration: RestorationConfiguration(appVersion: "2.0")
         ) { OnlySameVersion() }
-        .relaunch(savingWith: old, tree: try old.makeInitialTree(), configuration: RestorationConfiguration(appVersion: "1.0"))
+        let session = try await harness.relaunch(
+            savingWith: old, tree: try old.makeInitialTree(), configuration: RestorationConfiguration(appVersion: "1.0"))
         #expect(session.report.freshReason?.code == .declinedByDelegate)
         #expect(session.report.archiveInfo?.appVersion == "1.0")
     }
