@@ -3,7 +3,7 @@ import Synchronization
 /// A clock whose time moves only when a test advances it, so that restoration
 /// timeouts are tested without sleeping.
 ///
-/// Give it to a coordinator through ``StateRestoration/RestorationConfiguration/clock``
+/// Give it to a coordinator through `RestorationConfiguration.clock`
 /// (or to a ``RestorationHarness``), let the code under test sleep on it, wait until
 /// the expected number of tasks sleep, then move time forward: every sleeper whose
 /// deadline passed wakes at once. A sleeping task that is cancelled wakes with a

@@ -7,7 +7,7 @@ public import Testing
 ///
 /// A damaged archive must be a fresh launch that names the check that failed,
 /// never a crash. ``expectedCheck`` is the name the launch report gives that check
-/// (in ``StateRestoration/LaunchReport/freshReason``'s message:
+/// (in `LaunchReport.freshReason`'s message:
 /// `archive main rejected (checksum-mismatch): …`).
 ///
 /// ```swift

@@ -7,7 +7,7 @@ public import StateRestoration
 /// call and forwards it, so a test can check UIKit's order without a delegate of
 /// its own. Screens' hooks are methods of values the coordinator owns, so they
 /// cannot be intercepted from outside: check their effects in the restored tree,
-/// and the screens restored, in order, in ``StateRestoration/LaunchReport/restoredPaths``.
+/// and the screens restored, in order, in `LaunchReport.restoredPaths`.
 ///
 /// ```swift
 /// let relaunched = try await harness.relaunch(saving: tree)
@@ -15,21 +15,21 @@ public import StateRestoration
 /// #expect(relaunched.lifecycle.last == .didFinishLaunching(.restored))
 /// ```
 public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
-    /// ``StateRestoration/RestorationDelegate/shouldSave(_:)``, and what it answered.
+    /// `RestorationDelegate.shouldSave(_:)`, and what it answered.
     case shouldSave(Bool)
-    /// ``StateRestoration/RestorationDelegate/willEncodeRestorableState()``.
+    /// `RestorationDelegate.willEncodeRestorableState()`.
     case willEncodeRestorableState
-    /// ``StateRestoration/RestorationDelegate/willFinishLaunching(_:)``.
+    /// `RestorationDelegate.willFinishLaunching(_:)`.
     case willFinishLaunching
-    /// ``StateRestoration/RestorationDelegate/shouldRestore(_:)``, and what it answered.
+    /// `RestorationDelegate.shouldRestore(_:)`, and what it answered.
     case shouldRestore(Bool)
-    /// ``StateRestoration/RestorationDelegate/screen(forIdentifierPath:request:)`` for a
+    /// `RestorationDelegate.screen(forIdentifierPath:request:)` for a
     /// path, and whether it returned a screen.
     case makeScreen(IdentifierPath, made: Bool)
-    /// ``StateRestoration/RestorationDelegate/didDecodeRestorableState(_:context:)``, and
+    /// `RestorationDelegate.didDecodeRestorableState(_:context:)`, and
     /// whether it received an app-wide state.
     case didDecodeRestorableState(hasAppState: Bool)
-    /// ``StateRestoration/RestorationDelegate/didFinishLaunching(_:context:)`` with the
+    /// `RestorationDelegate.didFinishLaunching(_:context:)` with the
     /// launch's outcome so far.
     case didFinishLaunching(LaunchReport.Outcome)
 

@@ -4,7 +4,7 @@ import Synchronization
 /// A delegate that forwards every call to the app's delegate and logs it as a
 /// ``LifecycleEvent``: what a ``RestorationHarness`` gives its coordinators.
 ///
-/// Every requirement of ``StateRestoration/RestorationDelegate`` is forwarded,
+/// Every requirement of `RestorationDelegate` is forwarded,
 /// with the wrapped delegate's answers and app-wide state unchanged, so the app's
 /// delegate behaves as it does in the app. Tests rarely make one themselves; they
 /// read ``RestorationHarness/Relaunch/lifecycle``.

@@ -5,7 +5,7 @@ public import StateRestoration
 /// the restoration test iOS makes so hard to write, as Flutter's
 /// `restartAndRestore` and Compose's `StateRestorationTester` do for theirs.
 ///
-/// Each simulated process gets a new ``StateRestoration/RestorationCoordinator``,
+/// Each simulated process gets a new `RestorationCoordinator`,
 /// a new delegate from the factory, and a new store over the harness's storage
 /// (an `InMemoryStore.Storage`, or a directory for a `FileStore`). Nothing else
 /// passes from one process to the next: the relaunched process sees exactly the
@@ -125,8 +125,8 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     /// - Parameter tree: The hierarchy the first process saves.
     /// - Returns: The relaunched process's tree, report, coordinator, and both
     ///   processes' delegate calls.
-    /// - Throws: What ``StateRestoration/RestorationCoordinator/save(_:)`` or
-    ///   ``StateRestoration/RestorationCoordinator/launch()`` throws.
+    /// - Throws: What `RestorationCoordinator.save(_:)` or
+    ///   `RestorationCoordinator.launch()` throws.
     public func relaunch(saving tree: ScreenTree) async throws -> Relaunch {
         let log = LifecycleRecorder<Delegate>.Log()
         let saving = makeCoordinator(log: log)
@@ -189,7 +189,7 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     /// extension that hangs is cancelled without the test sleeping.
     ///
     /// The clock replaces the configuration's for both processes. The harness
-    /// advances it by ``StateRestoration/RestorationConfiguration/extensionTimeout``
+    /// advances it by `RestorationConfiguration.extensionTimeout`
     /// as soon as the coordinator sleeps until the timeout; a launch whose
     /// extensions all finish first returns without the clock moving.
     ///
@@ -251,7 +251,7 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     ///
     /// - Parameter tree: The hierarchy to save.
     /// - Returns: What was saved.
-    /// - Throws: What ``StateRestoration/RestorationCoordinator/save(_:)`` throws.
+    /// - Throws: What `RestorationCoordinator.save(_:)` throws.
     @discardableResult
     public func save(_ tree: ScreenTree) async throws -> SaveReport {
         try await makeCoordinator().save(tree)
@@ -265,7 +265,7 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     /// ```
     ///
     /// - Returns: The launched process; its lifecycle holds only the launch's calls.
-    /// - Throws: ``StateRestoration/DeclarationError`` when the declaration has errors.
+    /// - Throws: `DeclarationError` when the declaration has errors.
     public func launch() async throws -> Relaunch {
         try await launch(log: LifecycleRecorder<Delegate>.Log(), saveReport: nil)
     }

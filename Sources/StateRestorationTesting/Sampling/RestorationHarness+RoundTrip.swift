@@ -29,7 +29,7 @@ extension RestorationHarness {
     ///   - sourceLocation: Where the issues are reported; the caller's line.
     /// - Returns: Every failure, also recorded as an issue; empty when every
     ///   screen round-trips.
-    /// - Throws: ``StateRestoration/DeclarationError`` when the declaration has errors.
+    /// - Throws: `DeclarationError` when the declaration has errors.
     @discardableResult
     public func expectEveryScreenRoundTrips(
         samples: [any RestorableScreen] = [], sourceLocation: SourceLocation = #_sourceLocation
@@ -52,7 +52,7 @@ extension RestorationHarness {
     ///
     /// - Parameter samples: Instances to check besides the types' own samples.
     /// - Returns: Every failure; empty when every screen round-trips.
-    /// - Throws: ``StateRestoration/DeclarationError`` when the declaration has errors.
+    /// - Throws: `DeclarationError` when the declaration has errors.
     public func everyScreenRoundTripFailure(
         samples: [any RestorableScreen] = []
     ) async throws -> [ScreenRoundTripFailure] {
