@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import StateRestorationTesting
 import Testing
 
 /// A damaged archive is a fresh launch with a diagnostic naming the failed
@@ -21,7 +22,12 @@ import Testing
             }
         }
 
-        func apply(to archive: Data) throws -> Data {
+        /// The damage as the testing library applies it to a stored archive.
+        var archiveDamage: ArchiveDamage {
+            ArchiveDamage(rawValue, expectedCheck: check) { archive in apply(to: archive) }
+        }
+
+        func apply(to archive: Data) -> Data {
             var bytes = [UInt8](archive)
             switch self {
             case .truncatedHeader: return Data(bytes.prefix(10))
@@ -49,17 +55,15 @@ import Testing
     func damagedArchive(_ damage: Damage) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = FileStore(directory: directory.url)
+        let harness = RestorationHarness(screens: Shop.declaration(), storage: .directory(directory.url))
         let tree = try Shop.busyTree()
-        try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(tree)
-        let file = store.fileURL(for: .main)
-        let damaged = try damage.apply(to: try Data(contentsOf: file))
-        try damaged.write(to: file)
+        try await harness.save(tree)
+        let damaged = try harness.damageArchive(damage.archiveDamage)
 
-        let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: FileStore(directory: directory.url))
-        let session = try await coordinator.launch()
+        let session = try await harness.launch()
         #expect(session.report.outcome == .fresh)
         #expect(session.report.freshReason?.code == .archiveRejected)
+        #expect(session.rejectedCheck == damage.check)
         let message = try #require(session.report.freshReason?.message)
         #expect(message.hasPrefix("archive main rejected (\(damage.check)): "))
         #expect(!message.contains("\n"))
@@ -67,10 +71,10 @@ import Testing
 
         let rejected = try #require(session.report.rejectedArchive)
         #expect(try Data(contentsOf: URL(fileURLWithPath: rejected)) == damaged)
-        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(!FileManager.default.fileExists(atPath: FileStore(directory: directory.url).fileURL(for: .main).path))
 
-        try await coordinator.save(tree)
-        let relaunched = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
+        try await session.coordinator.save(tree)
+        let relaunched = try await harness.launch()
         #expect(relaunched.report.outcome == .restored)
         #expect(relaunched.tree == tree)
     }
@@ -91,13 +95,12 @@ import Testing
 
     @Test("every prefix of a real archive is a fresh launch, never a crash")
     func everyPrefix() async throws {
-        let store = InMemoryStore()
-        try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(try Shop.busyTree())
-        let archive = try #require(try store.read(.main))
+        let harness = RestorationHarness(screens: Shop.declaration())
+        try await harness.save(try Shop.busyTree())
+        let archive = try #require(try harness.storedArchive())
         for length in stride(from: 0, to: archive.count, by: max(1, archive.count / 97)) {
-            let damaged = InMemoryStore()
-            try damaged.write(archive.prefix(length), to: .main)
-            let session = try await RestorationCoordinator(screens: Shop.declaration(), store: damaged).launch()
+            try harness.replaceArchive(with: archive.prefix(length))
+            let session = try await harness.launch()
             #expect(session.report.freshReason?.code == .archiveRejected, "prefix of \(length) bytes")
         }
     }

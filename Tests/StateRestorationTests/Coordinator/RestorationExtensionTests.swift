@@ -1,4 +1,5 @@
 import StateRestoration
+import StateRestorationTesting
 import Testing
 
 /// A screen whose decode extends the restoration with work it is given through
@@ -29,19 +30,18 @@ private struct LoadingScreen: ProbedScreen {
         }
     }
 
-    /// Saves the initial tree into a new in-memory store.
-    private func savedStore() async throws -> InMemoryStore {
-        let store = InMemoryStore()
-        try await RestorationCoordinator(screens: declaration, store: store).save(try declaration.makeInitialTree())
-        return store
+    /// A harness whose processes all use `delegate`; it saves and relaunches the initial tree.
+    private func relaunch(
+        delegate: RecordingDelegate, configuration: RestorationConfiguration = RestorationConfiguration()
+    ) async throws -> RestorationHarness<RecordingDelegate>.Relaunch {
+        try await RestorationHarness(screens: declaration, configuration: configuration) { delegate }
+            .relaunch(saving: try declaration.makeInitialTree())
     }
 
     @Test("a screen's extension completes before finished-restoring is called")
     func screenExtension() async throws {
         let probe = Probe()
-        let session = try await RestorationCoordinator(
-            screens: declaration, store: try await savedStore(), delegate: RecordingDelegate(probe: probe)
-        ).launch()
+        let session = try await relaunch(delegate: RecordingDelegate(probe: probe))
         let events = probe.recorded
         let loaded = try #require(events.firstIndex(of: "loaded catalog"))
         let finished = try #require(events.firstIndex(of: "finish tabs/loading"))
@@ -51,7 +51,7 @@ private struct LoadingScreen: ProbedScreen {
 
     @Test("an extension still running at the timeout is cancelled; restoration finishes anyway")
     func timeout() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let probe = Probe()
         var delegate = RecordingDelegate(probe: probe)
         delegate.appExtension = {
@@ -62,13 +62,11 @@ private struct LoadingScreen: ProbedScreen {
                 probe.record("hang cancelled")
             }
         }
-        let coordinator = RestorationCoordinator(
-            screens: declaration, store: try await savedStore(), delegate: delegate,
-            configuration: RestorationConfiguration(extensionTimeout: .seconds(5), clock: clock))
-        async let launched = coordinator.launch()
-        await clock.waitForSleepers(2)  // the hanging extension and the coordinator's timeout
-        clock.advance(by: .seconds(5))
-        let session = try await launched
+        // The harness advances the clock by the timeout once the launch waits on it.
+        let session = try await RestorationHarness(
+            screens: declaration, configuration: RestorationConfiguration(extensionTimeout: .seconds(5))
+        ) { [delegate] in delegate }.relaunch(saving: try declaration.makeInitialTree(), timingOutExtensionsOn: clock)
+        #expect(clock.now == .init(offset: .seconds(5)))
         let outcomes = Dictionary(uniqueKeysWithValues: session.report.extensions.map { ($0.name, $0.result) })
         #expect(outcomes["app extension"] == .timedOut)
         #expect(outcomes["load catalog"] == .completed)
@@ -88,9 +86,7 @@ private struct LoadingScreen: ProbedScreen {
         let probe = Probe()
         var delegate = RecordingDelegate(probe: probe)
         delegate.appExtension = { throw LoginFailed() }
-        let session = try await RestorationCoordinator(
-            screens: declaration, store: try await savedStore(), delegate: delegate
-        ).launch()
+        let session = try await relaunch(delegate: delegate)
         #expect(session.report.extensions.contains { $0.name == "app extension" && $0.result == .failed("login refused") })
         #expect(session.report.outcome == .restored)
         #expect(probe.recorded.last == "finish tabs/settings")

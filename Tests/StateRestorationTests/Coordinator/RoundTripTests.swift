@@ -1,28 +1,26 @@
 import Foundation
 import StateRestoration
+import StateRestorationTesting
 import Testing
 
 /// Saves through one coordinator and restores through a new coordinator over a
-/// new FileStore on the same directory, as a relaunched process would.
+/// new FileStore on the same directory, as a relaunched process would (the
+/// testing library's `RestorationHarness` with directory storage).
 @Suite struct RoundTripTests {
     private func relaunch(
         saving tree: ScreenTree, declaration: ScreenDeclaration = Shop.declaration(),
         delegate: RecordingDelegate = RecordingDelegate(probe: Probe())
-    ) async throws -> (RestorationSession, SaveReport) {
+    ) async throws -> RestorationHarness<RecordingDelegate>.Relaunch {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let saving = RestorationCoordinator(
-            screens: declaration, store: FileStore(directory: directory.url), delegate: delegate)
-        let saveReport = try await saving.save(tree)
-        let restoring = RestorationCoordinator(
-            screens: declaration, store: FileStore(directory: directory.url), delegate: delegate)
-        return (try await restoring.launch(), saveReport)
+        return try await RestorationHarness(screens: declaration, storage: .directory(directory.url)) { delegate }
+            .relaunch(saving: tree)
     }
 
     @Test("a whole hierarchy comes back equal: stack, positions, modal, tabs, selection, container")
     func wholeHierarchy() async throws {
         let tree = try Shop.busyTree()
-        let (session, _) = try await relaunch(saving: tree)
+        let session = try await relaunch(saving: tree)
         #expect(session.report.outcome == .restored)
         #expect(session.report.skipped.isEmpty)
         #expect(session.tree == tree)
@@ -33,7 +31,7 @@ import Testing
     @Test("a fresh tree round-trips too")
     func initialTree() async throws {
         let tree = try Shop.declaration().makeInitialTree()
-        let (session, _) = try await relaunch(saving: tree)
+        let session = try await relaunch(saving: tree)
         #expect(session.report.outcome == .restored)
         #expect(session.tree == tree)
     }
@@ -44,9 +42,9 @@ import Testing
         let scratchIndex = try #require(tree.root.children.firstIndex { $0.identifier == nil })
         var edited = tree
         try edited.selectTab(at: scratchIndex, in: "tabs")
-        let (session, saveReport) = try await relaunch(saving: edited)
-        #expect(saveReport.skipped.map(\.path) == ["tabs/<scratch>"])
-        #expect(saveReport.skipped.first?.reason == .noIdentifier)
+        let session = try await relaunch(saving: edited)
+        #expect(session.saveReport?.skipped.map(\.path) == ["tabs/<scratch>"])
+        #expect(session.saveReport?.skipped.first?.reason == .noIdentifier)
         #expect(!session.report.restoredPaths.contains { $0.description.contains("scratch") })
         #expect(session.tree.root.children[scratchIndex].identifier == nil)
         // The selection pointed at an unsaved tab, so the declared selection comes back.
@@ -63,7 +61,7 @@ import Testing
         }
         var tree = try declaration.makeInitialTree()
         try tree.update(ScratchScreen.self, at: "tabs/<scratch>") { $0.state.note = "typed" }
-        let (session, _) = try await relaunch(saving: tree, declaration: declaration)
+        let session = try await relaunch(saving: tree, declaration: declaration)
         #expect(session.tree.root.children[1].screen?.isEqual(to: ScratchScreen(state: .init(note: "initial"))) == true)
     }
 
@@ -72,34 +70,28 @@ import Testing
         var tree = try Shop.declaration().makeInitialTree()
         try tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "half a que" }
         let before = tree
-        let (session, _) = try await relaunch(saving: tree)
+        let session = try await relaunch(saving: tree)
         #expect(tree == before)
         #expect(session.tree.screen(SearchScreen.self, at: "search#0")?.state.editingText == "half a que")
     }
 
     @Test("the app-wide state and the delegate's metadata come back; should-restore sees the app version")
     func appStateAndMetadata() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         let probe = Probe()
         var delegate = RecordingDelegate(probe: probe)
         delegate.appState = .init(cartCount: 3, lastSync: "2026-11-22")
         delegate.metadata = ["region": "jp"]
-        let configuration = RestorationConfiguration(appVersion: "2.4 (311)")
-        let saved = RestorationCoordinator(
-            screens: Shop.declaration(), store: FileStore(directory: directory.url), delegate: delegate,
-            configuration: configuration)
-        try await saved.save(try Shop.busyTree())
-        let restoring = RestorationCoordinator(
-            screens: Shop.declaration(), store: FileStore(directory: directory.url),
-            delegate: RecordingDelegate(probe: probe), configuration: configuration)
-        let session = try await restoring.launch()
+        let harness = RestorationHarness(
+            screens: Shop.declaration(), configuration: RestorationConfiguration(appVersion: "2.4 (311)")
+        ) { [delegate] in delegate }
+        let session = try await harness.relaunch(saving: try Shop.busyTree())
         let info = try #require(session.report.archiveInfo)
         #expect(info.appVersion == "2.4 (311)")
         #expect(info.metadata.value(String.self, forKey: "region") == "jp")
         #expect(info.formatVersion == 1)
         #expect(info.screenCount == 10)
         #expect(probe.recorded.contains("did-decode 3"))
+        #expect(session.lifecycle.contains(.didDecodeRestorableState(hasAppState: true)))
     }
 
     @Test("a screen type's factory makes the screen before the delegate is asked")
@@ -130,7 +122,7 @@ import Testing
         try tree.push(Counter(state: .init(count: -1)), onto: "numbers")
         try tree.push(Counter(state: .init(count: 7)), onto: "numbers")
         let probe = Probe()
-        let (session, _) = try await relaunch(
+        let session = try await relaunch(
             saving: tree, declaration: declaration, delegate: RecordingDelegate(probe: probe))
         let stack = try #require(session.tree.node(at: "tabs/numbers"))
         #expect(stack.children.compactMap { ($0.screen as? Counter)?.state.count } == [0, 5])
@@ -146,7 +138,7 @@ import Testing
         var delegate = RecordingDelegate(probe: Probe())
         delegate.refusedPaths = ["tabs/browse/product#2", "tabs/split/mailbox"]
         let tree = try Shop.busyTree()
-        let (session, _) = try await relaunch(saving: tree, delegate: delegate)
+        let session = try await relaunch(saving: tree, delegate: delegate)
         #expect(session.report.outcome == .restored)
         #expect(session.tree.node(at: "tabs/browse")?.children.count == 2)
         #expect(session.tree.node(at: "tabs/split")?.children.map(\.identifier) == ["message"])
@@ -164,8 +156,8 @@ import Testing
         var tree = try Shop.busyTree()
         try tree.update(SplitScreen.self, at: "split") { $0.transientChildren = ["mailbox"] }
         let probe = Probe()
-        let (session, saveReport) = try await relaunch(saving: tree, delegate: RecordingDelegate(probe: probe))
-        #expect(saveReport.skipped.map(\.path).contains("tabs/split/mailbox"))
+        let session = try await relaunch(saving: tree, delegate: RecordingDelegate(probe: probe))
+        #expect(session.saveReport?.skipped.map(\.path).contains("tabs/split/mailbox") == true)
         #expect(session.tree.node(at: "tabs/split")?.children.map(\.identifier) == ["message"])
         #expect(probe.recorded.contains("children message"))
     }
@@ -188,7 +180,7 @@ import Testing
     func shouldRestoreDeclines() async throws {
         var delegate = RecordingDelegate(probe: Probe())
         delegate.allowRestore = false
-        let (session, _) = try await relaunch(saving: try Shop.busyTree(), delegate: delegate)
+        let session = try await relaunch(saving: try Shop.busyTree(), delegate: delegate)
         #expect(session.report.outcome == .fresh)
         #expect(session.report.freshReason?.code == .declinedByDelegate)
         #expect(session.tree == (try Shop.declaration().makeInitialTree()))
@@ -197,7 +189,7 @@ import Testing
     @Test("a tab removed from the declaration is skipped; the others come back")
     func removedTab() async throws {
         let tree = try Shop.busyTree(Shop.declaration(drafts: true))
-        let (session, _) = try await relaunch(saving: tree, declaration: Shop.declaration(drafts: false))
+        let session = try await relaunch(saving: tree, declaration: Shop.declaration(drafts: false))
         #expect(session.report.outcome == .restored)
         #expect(session.report.skipped.map(\.path) == ["tabs/draft"])
         #expect(session.report.skipped.first?.reason == .notDeclared)

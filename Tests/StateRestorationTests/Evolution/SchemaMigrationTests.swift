@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import StateRestorationTesting
 import Testing
 
 /// Version 1 of the product screen, as an older build shipped it.
@@ -69,13 +70,10 @@ private struct ProductV1WithoutGiftWrap: RestorableScreen {
         savedProducts: [ProductV1.State], restoringWith product: P.Type,
         configuration: RestorationConfiguration = RestorationConfiguration()
     ) async throws -> RestorationSession {
-        let store = InMemoryStore()
-        let old = Self.declaration(ProductV1.self)
-        var tree = try old.makeInitialTree()
+        var tree = try Self.declaration(ProductV1.self).makeInitialTree()
         for state in savedProducts { try tree.push(ProductV1(state: state), onto: "browse") }
-        try await RestorationCoordinator(screens: old, store: store, configuration: configuration).save(tree)
-        return try await RestorationCoordinator(screens: Self.declaration(P.self), store: store, configuration: configuration)
-            .launch()
+        return try await RestorationHarness(screens: Self.declaration(P.self), configuration: configuration)
+            .relaunch(savingWith: Self.declaration(ProductV1.self), tree: tree).session
     }
 
     @Test("an older State version is migrated with ordinary Swift, and the report says so")
@@ -113,12 +111,11 @@ private struct ProductV1WithoutGiftWrap: RestorableScreen {
 
     @Test("a state saved by a newer build is skipped with a diagnostic, not misread")
     func newerVersion() async throws {
-        let store = InMemoryStore()
         let newer = Self.declaration(ProductV2.self)
         var tree = try newer.makeInitialTree()
         try tree.push(ProductV2(state: .init(productID: "p-1", quantity: 2, options: [])), onto: "browse")
-        try await RestorationCoordinator(screens: newer, store: store).save(tree)
-        let session = try await RestorationCoordinator(screens: Self.declaration(ProductV1.self), store: store).launch()
+        let session = try await RestorationHarness(screens: Self.declaration(ProductV1.self))
+            .relaunch(savingWith: newer, tree: tree)
         let skipped = try #require(session.report.skipped.first)
         #expect(skipped.reason == .stateVersionMismatch)
         #expect(skipped.message.contains("saved by a newer build"))
@@ -129,15 +126,12 @@ private struct ProductV1WithoutGiftWrap: RestorableScreen {
         struct OnlySameVersion: RestorationDelegate {
             func shouldRestore(_ archive: ArchiveInfo) async -> Bool { archive.appVersion == "2.0" }
         }
-        let store = InMemoryStore()
         let old = Self.declaration(ProductV1.self)
-        try await RestorationCoordinator(
-            screens: old, store: store, configuration: RestorationConfiguration(appVersion: "1.0")
-        ).save(try old.makeInitialTree())
-        let session = try await RestorationCoordinator(
-            screens: Self.declaration(ProductV2.self), store: store, delegate: OnlySameVersion(),
-            configuration: RestorationConfiguration(appVersion: "2.0")
-        ).launch()
+        let harness = RestorationHarness(
+            screens: Self.declaration(ProductV2.self), configuration: RestorationConfiguration(appVersion: "2.0")
+        ) { OnlySameVersion() }
+        let session = try await harness.relaunch(
+            savingWith: old, tree: try old.makeInitialTree(), configuration: RestorationConfiguration(appVersion: "1.0"))
         #expect(session.report.freshReason?.code == .declinedByDelegate)
         #expect(session.report.archiveInfo?.appVersion == "1.0")
     }

@@ -1,0 +1,100 @@
+import StateRestoration
+import StateRestorationTesting
+import Testing
+
+/// A delegate whose did-decode extends the restoration with work that hangs on
+/// the test clock, or returns at once.
+private struct LogInDelegate: RestorationDelegate {
+    let clock: TestClock
+    let probe: Probe
+    let hangs: Bool
+
+    func didDecodeRestorableState(_ state: NoAppState?, context: RestorationContext) async {
+        let (clock, probe, hangs) = (clock, probe, hangs)
+        context.extendRestoration("log in") {
+            guard hangs else { return probe.record("logged in") }
+            do {
+                try await clock.sleepUntilCancelled()
+                probe.record("log-in returned")
+            } catch {
+                probe.record("log-in cancelled")
+            }
+        }
+    }
+}
+
+// A harness that never advanced the clock would hang here; the limit turns that into a failure.
+@Suite(.timeLimit(.minutes(1))) struct HangingExtensionTests {
+    @Test("an extension that hangs is cancelled at the timeout, on the test clock, without sleeping")
+    func hangs() async throws {
+        let clock = TestClock()
+        let probe = Probe()
+        let harness = RestorationHarness(
+            screens: TestApp.declaration, configuration: RestorationConfiguration(extensionTimeout: .seconds(5))
+        ) { LogInDelegate(clock: clock, probe: probe, hangs: true) }
+        let tree = try TestApp.busyTree()
+        let relaunched = try await harness.relaunch(saving: tree, timingOutExtensionsOn: clock)
+        #expect(relaunched.report.extensions == [.init(name: "log in", path: nil, result: .timedOut)])
+        #expect(relaunched.report.outcome == .restored)
+        #expect(relaunched.tree == tree)
+        #expect(clock.now == .init(offset: .seconds(5)))
+        #expect(await eventually { probe.recorded == ["log-in cancelled"] })
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("an extension that finishes in time is reported completed, and the clock never moves")
+    func finishes() async throws {
+        let clock = TestClock()
+        let probe = Probe()
+        let harness = RestorationHarness(screens: TestApp.declaration) {
+            LogInDelegate(clock: clock, probe: probe, hangs: false)
+        }
+        let relaunched = try await harness.relaunch(saving: try TestApp.busyTree(), timingOutExtensionsOn: clock)
+        #expect(relaunched.report.extensions.map(\.result) == [.completed])
+        #expect(probe.recorded == ["logged in"])
+        #expect(clock.now == .init(offset: .zero))
+    }
+}
+
+@Suite struct TestClockTests {
+    @Test("a sleeper wakes when the clock reaches its deadline, not before")
+    func wakesAtDeadline() async throws {
+        let clock = TestClock()
+        let probe = Probe()
+        let sleeper = Task {
+            try await clock.sleep(for: .seconds(10))
+            probe.record("woke")
+        }
+        await clock.waitForSleepers(1)
+        #expect(clock.deadlines == [.init(offset: .seconds(10))])
+        clock.advance(by: .seconds(9))
+        #expect(clock.sleeperCount == 1)
+        #expect(probe.recorded.isEmpty)
+        clock.advance(by: .seconds(1))
+        try await sleeper.value
+        #expect(probe.recorded == ["woke"])
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("a deadline already passed returns at once; advance(to:) never goes back")
+    func pastDeadline() async throws {
+        let clock = TestClock()
+        clock.advance(to: .init(offset: .seconds(3)))
+        clock.advance(to: .init(offset: .seconds(1)))
+        #expect(clock.now == .init(offset: .seconds(3)))
+        try await clock.sleep(until: .init(offset: .seconds(2)))
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("cancelling a sleeper wakes it with CancellationError; sleepUntilCancelled outlasts any advance")
+    func cancellation() async throws {
+        let clock = TestClock()
+        let hang = Task { try await clock.sleepUntilCancelled() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(86_400 * 365 * 1000))
+        #expect(clock.sleeperCount == 1)
+        hang.cancel()
+        await #expect(throws: CancellationError.self) { try await hang.value }
+        #expect(clock.sleeperCount == 0)
+    }
+}

@@ -1,0 +1,81 @@
+import StateRestoration
+import StateRestorationTesting
+import Testing
+
+/// The product screen as build 1.0 shipped it: a numeric identifier.
+private struct ProductV1: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "product"
+    struct State: Codable, Sendable, Equatable {
+        var productID: Int
+        var giftWrap: Bool
+    }
+    var state: State
+}
+
+/// Build 2.0: a string identifier and options, migrated from version 1.
+private struct ProductV2: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "product"
+    static let stateVersion = 2
+    struct StateV1: Decodable {
+        var productID: Int
+        var giftWrap: Bool
+    }
+    struct State: Codable, Sendable, Equatable {
+        var productID: String
+        var options: [String]
+    }
+    static let stateMigrations = [
+        StateMigration<State>(from: 1, StateV1.self) { old in
+            guard old.productID >= 0 else { throw Refused() }
+            return State(productID: "p-\(old.productID)", options: old.giftWrap ? ["gift-wrap"] : [])
+        }
+    ]
+    var state: State
+}
+
+private struct Refused: Error, CustomStringConvertible {
+    var description: String { "negative identifiers are gone" }
+}
+
+private func declaration<P: RestorableScreen>(_ product: P.Type) -> ScreenDeclaration {
+    ScreenDeclaration {
+        Stack("browse", root: SearchScreen()) { Screen(P.self, id: "product") }
+    }
+}
+
+@Suite struct MigrationTests {
+    @Test("an archive saved by the older build is migrated by the harness's declaration")
+    func migrates() async throws {
+        var old = try declaration(ProductV1.self).makeInitialTree()
+        try old.push(ProductV1(state: .init(productID: 42, giftWrap: true)), onto: "browse")
+        try old.push(ProductV1(state: .init(productID: -1, giftWrap: false)), onto: "browse")
+        let harness = RestorationHarness(screens: declaration(ProductV2.self))
+        let relaunched = try await harness.relaunch(
+            savingWith: declaration(ProductV1.self), tree: old,
+            configuration: RestorationConfiguration(appVersion: "1.0"))
+        #expect(relaunched.report.archiveInfo?.appVersion == "1.0")
+        #expect(relaunched.report.migrated == [.init(path: "browse/product#1", fromVersion: 1, toVersion: 2)])
+        #expect(
+            relaunched.tree.screen(ProductV2.self, at: "product#1")?.state
+                == .init(productID: "p-42", options: ["gift-wrap"]))
+        #expect(relaunched.report.skipped.map(\.reason) == [.migrationFailed])
+        #expect(relaunched.report.skipped.first?.message.contains("negative identifiers are gone") == true)
+        #expect(relaunched.tree.node(at: "browse")?.children.count == 2)
+    }
+
+    @Test("without a migration the old state is skipped as a version mismatch, so the helper really saved version 1")
+    func savedWithTheOldVersion() async throws {
+        struct ProductV2WithoutMigration: RestorableScreen {
+            static let typeKey: ScreenTypeKey = "product"
+            static let stateVersion = 2
+            struct State: Codable, Sendable, Equatable { var productID: Int; var giftWrap: Bool }
+            var state: State
+        }
+        var old = try declaration(ProductV1.self).makeInitialTree()
+        try old.push(ProductV1(state: .init(productID: 7, giftWrap: false)), onto: "browse")
+        let relaunched = try await RestorationHarness(screens: declaration(ProductV2WithoutMigration.self))
+            .relaunch(savingWith: declaration(ProductV1.self), tree: old)
+        #expect(relaunched.report.skipped.map(\.reason) == [.stateVersionMismatch])
+        #expect(relaunched.report.migrated.isEmpty)
+    }
+}

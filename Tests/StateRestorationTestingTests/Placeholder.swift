@@ -1,2 +1,0 @@
-import StateRestorationTesting
-import Testing
