@@ -138,6 +138,9 @@ public struct LaunchReport: Sendable, Equatable {
     public var archiveInfo: ArchiveInfo?
     /// Where a rejected archive was moved, for inspection.
     public var rejectedArchive: String?
+    /// The check a rejected archive failed (`checksum-mismatch`, `truncated`,
+    /// `crashed-during-restoration`, …); nil when no archive was rejected.
+    public var rejectedCheck: String?
     /// The paths of the restored screens, in tree order.
     public var restoredPaths: [IdentifierPath]
     /// Every saved screen that did not come back, and why.
@@ -159,6 +162,7 @@ public struct LaunchReport: Sendable, Equatable {
         self.freshReason = freshReason
         self.archiveInfo = nil
         self.rejectedArchive = nil
+        self.rejectedCheck = nil
         self.restoredPaths = []
         self.skipped = []
         self.migrated = []

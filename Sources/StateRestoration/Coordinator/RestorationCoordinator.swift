@@ -520,6 +520,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
     /// Moves a bad archive aside, so it can be inspected and the next save starts anew.
     private func reject(_ key: StoreKey, reason: String, into report: inout LaunchReport) {
+        report.rejectedCheck = reason
         do {
             report.rejectedArchive = try store.reject(key, reason: reason)
         } catch {

@@ -40,13 +40,6 @@ extension RestorationHarness {
         /// ```swift
         /// #expect(relaunched.rejectedCheck == ArchiveDamage.replacedMagic().expectedCheck)
         /// ```
-        public var rejectedCheck: String? {
-            // The coordinator words it `archive <key> rejected (<check>): <error>`.
-            guard let reason = report.freshReason, reason.code == .archiveRejected,
-                let open = reason.message.range(of: " rejected ("),
-                let close = reason.message[open.upperBound...].firstIndex(of: ")")
-            else { return nil }
-            return String(reason.message[open.upperBound..<close])
-        }
+        public var rejectedCheck: String? { report.rejectedCheck }
     }
 }
