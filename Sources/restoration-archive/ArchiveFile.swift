@@ -134,6 +134,12 @@ func hex32(_ value: UInt32) -> String {
     return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
 }
 
+/// A 16-bit value as `0x` and four upper-case hex digits.
+func hex16(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+}
+
 /// A date in ISO 8601 with milliseconds, UTC.
 func iso8601(_ date: Date) -> String {
     date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))

@@ -129,13 +129,25 @@ struct Differ {
         if case .failure(let error) = newValue {
             return ["\(prefix)does not parse in B (\(error.message)); changed from A"]
         }
-        var changes: [String] = []
+        var changes: [(field: String?, change: String)] = []
         compare(try? oldValue?.get(), try? newValue?.get(), path: [], into: &changes)
-        return changes.map { prefix + $0 }
+        // A change of the whole value names no field: `label: old → new`, or `value: old → new` on a screen.
+        return changes.map { field, change in
+            switch (label, field) {
+            case (let label?, let field?): "\(label): \(field): \(change)"
+            case (let label?, nil): "\(label): \(change)"
+            case (nil, let field?): "\(field): \(change)"
+            case (nil, nil): "value: \(change)"
+            }
+        }
     }
 
     /// Compares two value trees field by field; objects by field name, arrays by index.
-    private func compare(_ before: ArchiveValue?, _ after: ArchiveValue?, path: [String], into changes: inout [String]) {
+    /// Each change is the dotted path of the field (nil for the whole value) and `old → new`.
+    private func compare(
+        _ before: ArchiveValue?, _ after: ArchiveValue?, path: [String],
+        into changes: inout [(field: String?, change: String)]
+    ) {
         if before == after { return }
         switch (before, after) {
         case (.object(let oldFields)?, .object(let newFields)?):
@@ -153,8 +165,9 @@ struct Differ {
                     path: path + [String(index)], into: &changes)
             }
         default:
-            let name = path.isEmpty ? "value" : path.joined(separator: ".")
-            changes.append("\(name): \(before.map(json) ?? "(none)") → \(after.map(json) ?? "(none)")")
+            changes.append(
+                (path.isEmpty ? nil : path.joined(separator: "."),
+                 "\(before.map(json) ?? "(none)") → \(after.map(json) ?? "(none)")"))
         }
     }
 

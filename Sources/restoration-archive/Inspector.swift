@@ -15,7 +15,7 @@ struct Inspector {
         lines.append("header:")
         lines.append("  magic: \(hex(header.magic)) (ok)")
         lines.append("  format version: \(header.formatVersion)")
-        lines.append("  flags: 0x\(String(header.flags, radix: 16, uppercase: true))")
+        lines.append("  flags: \(hex16(header.flags))")
         var length = "  body length: \(header.bodyLength) bytes"
         let trailing = UInt64(header.actualBodyLength) - header.bodyLength
         if trailing > 0 { length += " (\(trailing) trailing bytes after it)" }
@@ -63,7 +63,7 @@ struct Inspector {
     /// `screen     product v1, 21 bytes (presented)`.
     private func describe(_ visit: NodeVisit) -> String {
         let node = visit.node
-        var parts = [node.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)]
+        var parts = [node.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)]
         var details: [String] = []
         if let type = node.type {
             details.append(type.rawValue + (node.version.map { " v\($0)" } ?? ""))

@@ -65,7 +65,7 @@ struct Validator {
         }
         if header.flags != 0 {
             failures.append(
-                Failure(check: "nonzero-flags", message: "flags at byte 10 are 0x\(String(header.flags, radix: 16)), expected 0"))
+                Failure(check: "nonzero-flags", message: "flags at byte 10 are \(hex16(header.flags)), expected 0x0000"))
         }
         guard let body = ArchiveFile.body(of: bytes, header: header) else {
             let message =
