@@ -30,7 +30,8 @@ struct ArchiveFile {
         do {
             header = try ArchiveEnvelope.inspectHeader(bytes)
         } catch {
-            throw ToolError("\(path): not a restoration archive: \(error.message)")
+            throw ToolError(
+                "\(path): truncated: the file has \(count(bytes.count, "byte")); a header needs \(ArchiveEnvelope.headerSize)")
         }
         guard header.magicMatches else {
             throw ToolError(

@@ -71,7 +71,7 @@ import Testing
             case .missing: "cannot read \(path): no such file"
             case .directory: "cannot read \(path): is a directory"
             case .unreadable: "cannot read \(path): permission denied"
-            case .empty: "\(path): not a restoration archive: restoration archive truncated at byte 0: expected a 24-byte header"
+            case .empty: "\(path): truncated: the file has 0 bytes; a header needs 24"
             case .truncated: "\(path): truncated: the header records a "
             case .randomBytes: "\(path): not a restoration archive: bad magic "
             }
