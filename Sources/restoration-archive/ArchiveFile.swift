@@ -31,11 +31,13 @@ struct ArchiveFile {
             header = try ArchiveEnvelope.inspectHeader(bytes)
         } catch {
             throw ToolError(
-                "\(path): truncated: the file has \(count(bytes.count, "byte")); a header needs \(ArchiveEnvelope.headerSize)")
+                "\(path): truncated: the file has \(count(bytes.count, "byte")); a header needs \(ArchiveEnvelope.headerSize)"
+            )
         }
         guard header.magicMatches else {
             throw ToolError(
-                "\(path): not a restoration archive: bad magic \(hex(header.magic)), expected \(hex(ArchiveEnvelope.magic))")
+                "\(path): not a restoration archive: bad magic \(hex(header.magic)), expected \(hex(ArchiveEnvelope.magic))"
+            )
         }
         guard supportedVersions.contains(header.formatVersion) else {
             throw ToolError(
@@ -118,7 +120,8 @@ func describe(_ error: any Error) -> String {
 
 private func codingPath(_ context: DecodingError.Context) -> String {
     guard !context.codingPath.isEmpty, !context.debugDescription.contains("coding path") else { return "" }
-    return " (coding path: \(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")))"
+    return
+        " (coding path: \(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")))"
 }
 
 /// Bytes as space-separated upper-case hex pairs, `89 53 52`.

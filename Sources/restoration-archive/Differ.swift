@@ -32,7 +32,8 @@ struct Differ {
             lines.append("app version: \(quoted(old.archive.appVersion)) → \(quoted(new.archive.appVersion))")
         }
         if (old.archive.ignoresSnapshot ?? false) != (new.archive.ignoresSnapshot ?? false) {
-            lines.append("ignores snapshot: \(old.archive.ignoresSnapshot ?? false) → \(new.archive.ignoresSnapshot ?? false)")
+            lines.append(
+                "ignores snapshot: \(old.archive.ignoresSnapshot ?? false) → \(new.archive.ignoresSnapshot ?? false)")
         }
         let oldMetadata = old.archive.metadata.values
         let newMetadata = new.archive.metadata.values
@@ -93,7 +94,9 @@ struct Differ {
                 changes.append("type: \(before.type?.rawValue ?? "(none)") → \(after.type?.rawValue ?? "(none)")")
             }
             if before.version != after.version {
-                changes.append("version: \(before.version.map(String.init) ?? "(none)") → \(after.version.map(String.init) ?? "(none)")")
+                changes.append(
+                    "version: \(before.version.map(String.init) ?? "(none)") → \(after.version.map(String.init) ?? "(none)")"
+                )
             }
             changes += fieldChanges(before.state, after.state, label: nil)
             if visit.isPresented != counterpart.isPresented {
@@ -152,7 +155,9 @@ struct Differ {
         switch (before, after) {
         case (.object(let oldFields)?, .object(let newFields)?):
             for field in oldFields {
-                compare(field.value, newFields.first { $0.name == field.name }?.value, path: path + [field.name], into: &changes)
+                compare(
+                    field.value, newFields.first { $0.name == field.name }?.value, path: path + [field.name],
+                    into: &changes)
             }
             for field in newFields where !oldFields.contains(where: { $0.name == field.name }) {
                 compare(nil, field.value, path: path + [field.name], into: &changes)
@@ -166,8 +171,10 @@ struct Differ {
             }
         default:
             changes.append(
-                (path.isEmpty ? nil : path.joined(separator: "."),
-                 "\(before.map(json) ?? "(none)") → \(after.map(json) ?? "(none)")"))
+                (
+                    path.isEmpty ? nil : path.joined(separator: "."),
+                    "\(before.map(json) ?? "(none)") → \(after.map(json) ?? "(none)")"
+                ))
         }
     }
 

@@ -22,7 +22,8 @@ struct Inspector {
         lines.append(length)
         let verdict = header.checksumMatches ? "matches" : "MISMATCH"
         lines.append(
-            "  checksum: stored \(hex32(header.storedChecksum)), computed \(hex32(header.computedChecksum)) (\(verdict))")
+            "  checksum: stored \(hex32(header.storedChecksum)), computed \(hex32(header.computedChecksum)) (\(verdict))"
+        )
 
         lines.append("info:")
         lines.append("  app version: \(archive.appVersion ?? "(none)")")

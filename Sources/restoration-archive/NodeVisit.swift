@@ -22,7 +22,8 @@ struct NodeVisit {
     }
 
     private static func visit(
-        _ node: ArchivedNode, parent: String?, depth: Int, presented: Bool, selected: Bool, into visits: inout [NodeVisit]
+        _ node: ArchivedNode, parent: String?, depth: Int, presented: Bool, selected: Bool,
+        into visits: inout [NodeVisit]
     ) {
         let path = parent.map { "\($0)/\(node.id)" } ?? node.id
         visits.append(NodeVisit(node: node, path: path, depth: depth, isPresented: presented, isSelected: selected))

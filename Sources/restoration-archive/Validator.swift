@@ -65,7 +65,8 @@ struct Validator {
         }
         if header.flags != 0 {
             failures.append(
-                Failure(check: "nonzero-flags", message: "flags at byte 10 are \(hex16(header.flags)), expected 0x0000"))
+                Failure(check: "nonzero-flags", message: "flags at byte 10 are \(hex16(header.flags)), expected 0x0000")
+            )
         }
         guard let body = ArchiveFile.body(of: bytes, header: header) else {
             let message =
@@ -100,11 +101,13 @@ struct Validator {
         for key in archive.metadata.keys {
             if case .failure(let error) = parse(archive.metadata.values[key] ?? Data()) {
                 failures.append(
-                    Failure(check: "unparseable-metadata", message: "metadata \(key): does not parse: \(error.message)"))
+                    Failure(check: "unparseable-metadata", message: "metadata \(key): does not parse: \(error.message)")
+                )
             }
         }
         if let appState = archive.appState, case .failure(let error) = parse(appState) {
-            failures.append(Failure(check: "unparseable-app-state", message: "app state does not parse: \(error.message)"))
+            failures.append(
+                Failure(check: "unparseable-app-state", message: "app state does not parse: \(error.message)"))
         }
         var objectIDs: Set<String> = []
         for object in archive.objects ?? [] {
@@ -115,7 +118,8 @@ struct Validator {
                 failures.append(
                     Failure(
                         check: "unparseable-object",
-                        message: "objects/\(object.id) (\(object.type.rawValue)): state does not parse: \(error.message)"))
+                        message:
+                            "objects/\(object.id) (\(object.type.rawValue)): state does not parse: \(error.message)"))
             }
         }
         return failures
@@ -128,7 +132,8 @@ struct Validator {
             let node = visit.node
             let path = visit.path
             if node.id.isEmpty || node.id.contains("/") {
-                failures.append(Failure(check: "bad-id", message: "\(path): identifier \"\(node.id)\" is empty or has a /"))
+                failures.append(
+                    Failure(check: "bad-id", message: "\(path): identifier \"\(node.id)\" is empty or has a /"))
             }
             if let state = node.state, case .failure(let error) = parse(state) {
                 failures.append(
@@ -136,7 +141,8 @@ struct Validator {
             }
             if node.kind == .screen || node.kind == .container, node.type == nil || node.state == nil {
                 failures.append(
-                    Failure(check: "missing-state", message: "\(path): a \(node.kind.rawValue) without a type or state"))
+                    Failure(check: "missing-state", message: "\(path): a \(node.kind.rawValue) without a type or state")
+                )
             }
             let children = node.children ?? []
             if node.kind == .stack {
@@ -156,7 +162,9 @@ struct Validator {
             }
             if node.kind != .tabs, let selected = node.selected {
                 failures.append(
-                    Failure(check: "selected-tab", message: "\(path): a \(node.kind.rawValue) records a selected tab \(selected)"))
+                    Failure(
+                        check: "selected-tab",
+                        message: "\(path): a \(node.kind.rawValue) records a selected tab \(selected)"))
             }
             var seen: Set<String> = []
             for child in children where !seen.insert(child.id).inserted {

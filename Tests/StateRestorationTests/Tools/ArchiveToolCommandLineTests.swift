@@ -11,7 +11,9 @@ import Testing
 /// `restoration-archive`'s usage text, usage errors, and bad files: one clear line and
 /// exit 2 (exit 1 for `validate`'s failed checks), never a crash.
 @Suite struct ArchiveToolCommandLineTests {
-    @Test("--help prints the usage with the four commands and exits 0", arguments: [["--help"], ["-h"], ["help"], ["diff", "--help"]])
+    @Test(
+        "--help prints the usage with the four commands and exits 0",
+        arguments: [["--help"], ["-h"], ["help"], ["diff", "--help"]])
     func help(_ arguments: [String]) async throws {
         let run = try await ArchiveTool.run(arguments)
         #expect(run.exited(0), "\(run)")
@@ -84,7 +86,8 @@ import Testing
         var isJudgedByValidate: Bool { self == .empty || self == .truncated || self == .randomBytes }
     }
 
-    @Test("a bad file gives one clear line and exit 2, or one failed check and exit 1 for validate, never a crash",
+    @Test(
+        "a bad file gives one clear line and exit 2, or one failed check and exit 1 for validate, never a crash",
         arguments: ["inspect", "dump", "validate", "diff"], BadFile.testable)
     func badFile(_ command: String, _ bad: BadFile) async throws {
         let archives = try ShopArchives()

@@ -106,6 +106,8 @@ import Testing
         let notArchive = try await ArchiveTool.run(["diff", text.path, a.path])
         #expect(notArchive.exited(2), "\(notArchive)")
         #expect(notArchive.errorLines.count == 1)
-        #expect(notArchive.errorLines.first?.hasPrefix("restoration-archive: \(text.path): not a restoration archive: bad magic") == true)
+        #expect(
+            notArchive.errorLines.first?.hasPrefix(
+                "restoration-archive: \(text.path): not a restoration archive: bad magic") == true)
     }
 }

@@ -48,9 +48,13 @@ import Testing
         #expect(try #require(treeLine(run, "tabs/split")).contains("container  split v1, "))
         #expect(try #require(treeLine(run, "tabs/split")).hasSuffix("(selected)"))
         #expect(try #require(treeLine(run, "tabs/browse/product#2/compose")).hasSuffix("(presented)"))
-        #expect(try #require(treeLine(run, "tabs/browse/product#2/compose")).hasPrefix("        tabs/browse/product#2/compose"))
+        #expect(
+            try #require(treeLine(run, "tabs/browse/product#2/compose")).hasPrefix(
+                "        tabs/browse/product#2/compose"))
         #expect(treeLine(run, "tabs/scratch") == nil)  // no identifier: never saved
-        #expect(lines.contains("hierarchy: 12 nodes, 10 screens, \(report.stateSizes.map(\.byteCount).reduce(0, +)) state bytes"))
+        #expect(
+            lines.contains(
+                "hierarchy: 12 nodes, 10 screens, \(report.stateSizes.map(\.byteCount).reduce(0, +)) state bytes"))
     }
 
     @Test("dump --json is one valid JSON document with every state's fields, in a stable order")
@@ -97,7 +101,9 @@ import Testing
         #expect(searchState["filters"] as? [String] == ["organic", "1l"])
         #expect(searchState["scrollOffset"] as? Double == 412.5)
         #expect((nodes["tabs/browse/product#2"]?["state"] as? [String: Any])?["quantity"] as? Int == 3)
-        #expect((nodes["tabs/browse/product#2/compose"]?["state"] as? [String: Any])?["to"] as? String == "shop@example.com")
+        #expect(
+            (nodes["tabs/browse/product#2/compose"]?["state"] as? [String: Any])?["to"] as? String == "shop@example.com"
+        )
         #expect(
             (nodes["tabs/split/message"]?["state"] as? [String: Any])?["messageID"] as? String
                 == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
@@ -126,8 +132,10 @@ import Testing
         let at = try #require((0...(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == milk })
         bytes[at + 3] = UInt8(ascii: "d")
         try Data(bytes).write(to: url)
-        let session = try await RestorationCoordinator(screens: Shop.declaration(), store: FileStore(directory: archives.directory.url))
-            .launch()
+        let session = try await RestorationCoordinator(
+            screens: Shop.declaration(), store: FileStore(directory: archives.directory.url)
+        )
+        .launch()
         let rejected = try #require(session.report.rejectedArchive)
         #expect(URL(fileURLWithPath: rejected).lastPathComponent.hasPrefix("main.rejected-checksum-mismatch-"))
 
@@ -162,7 +170,8 @@ import Testing
 
         let dump = try await ArchiveTool.run(["dump", "--json", url.path])
         #expect(dump.exited(0))
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(dump.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(dump.standardOutput.utf8)) as? [String: Any])
         let browse = try #require(((document["hierarchy"] as? [String: Any])?["children"] as? [[String: Any]])?.first)
         let product = try #require((browse["children"] as? [[String: Any]])?[2])
         #expect(product["path"] as? String == "tabs/browse/product#2")

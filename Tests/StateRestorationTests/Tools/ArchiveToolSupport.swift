@@ -15,8 +15,12 @@ enum ArchiveTool {
         var standardOutput: String
         var standardError: String
 
-        var outputLines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-        var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        var outputLines: [String] {
+            standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+        var errorLines: [String] {
+            standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
 
         /// Whether the process exited (rather than died of a signal) with `status`.
         func exited(_ status: Int32) -> Bool { reason == .exit && self.status == status }

@@ -74,7 +74,9 @@ import Testing
         }
         switch damage {
         case .flippedBodyByte:
-            let stored = damaged.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 20, as: UInt32.self)) }
+            let stored = damaged.withUnsafeBytes {
+                UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+            }
             let computed = CRC32C.checksum(damaged.dropFirst(ArchiveEnvelope.headerSize))
             #expect(first == "checksum-mismatch: stored \(hex(stored)), computed \(hex(computed))")
         case .emptyFile:
