@@ -57,6 +57,9 @@ struct ArchiveFile {
         }
     }
 
+    /// The largest file the tool reads: far beyond any restoration archive.
+    static let maximumFileSize = 1 << 30
+
     /// The bytes of the file at `path`, or of standard input for `-`.
     ///
     /// - Throws: ``ToolError`` naming the file and why it cannot be read.
@@ -67,6 +70,14 @@ struct ArchiveFile {
             throw ToolError("cannot read \(path): no such file")
         }
         guard !isDirectory.boolValue else { throw ToolError("cannot read \(path): is a directory") }
+        // A FIFO or a device (/dev/zero) would be read without end.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw ToolError("cannot read \(path): not a regular file")
+        }
+        if let size = attributes?[.size] as? Int, size > maximumFileSize {
+            throw ToolError("cannot read \(path): \(size) bytes is more than a restoration archive can be (\(maximumFileSize))")
+        }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw ToolError("cannot read \(path): permission denied")
         }

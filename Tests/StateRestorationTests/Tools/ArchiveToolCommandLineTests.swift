@@ -43,7 +43,7 @@ import Testing
     }
 
     enum BadFile: String, CaseIterable, Sendable {
-        case missing, directory, empty, truncated, randomBytes, unreadable
+        case missing, directory, device, empty, truncated, randomBytes, unreadable
 
         /// Makes the bad file in `directory` and returns its path.
         func make(in archives: ShopArchives, from archive: Data) throws -> String {
@@ -53,12 +53,14 @@ import Testing
                 break
             case .directory:
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            case .device:
+                return "/dev/zero"  // endless: the tool must not try to read it
             case .empty:
                 try Data().write(to: url)
             case .truncated:
                 try archive.prefix(archive.count - 40).write(to: url)
             case .randomBytes:
-                var generator = SeededGenerator(state: 42)
+                var generator = SplitMix64(state: 42)
                 try Data((0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: url)
             case .unreadable:
                 try archive.write(to: url)
@@ -72,6 +74,7 @@ import Testing
             switch self {
             case .missing: "cannot read \(path): no such file"
             case .directory: "cannot read \(path): is a directory"
+            case .device: "cannot read \(path): not a regular file"
             case .unreadable: "cannot read \(path): permission denied"
             case .empty: "\(path): truncated: the file has 0 bytes; a header needs 24"
             case .truncated: "\(path): truncated: the header records a "

@@ -38,7 +38,7 @@ import Testing
             case .trailingBytes:
                 bytes += [0, 0, 0]
             case .randomBytes:
-                var generator = SeededGenerator(state: 0x5EED)
+                var generator = SplitMix64(state: 0x5EED)
                 bytes = (0..<bytes.count).map { _ in UInt8.random(in: 0...255, using: &generator) }
             }
             return Data(bytes)
