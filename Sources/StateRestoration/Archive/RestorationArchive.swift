@@ -57,9 +57,11 @@ package struct RestorationArchive: Codable, Sendable {
         appState = try container.decodeIfPresent(Data.self, forKey: .appState)
         objects = try container.decodeIfPresent([ArchivedObject].self, forKey: .objects)
         ignoresSnapshot = try container.decodeIfPresent(Bool.self, forKey: .ignoresSnapshot)
-        encodedRoot = try container.decodeIfPresent(Data.self, forKey: .root)
+        // The decoded tree is what the archive holds from here on; a change to it
+        // is what gets encoded again.
+        encodedRoot = nil
         do {
-            root = try encodedRoot.map { try ArchivedNode(decoding: $0, depth: 1) }
+            root = try container.decodeIfPresent(Data.self, forKey: .root).map { try ArchivedNode(decoding: $0, depth: 1) }
         } catch {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [CodingKeys.root], debugDescription: "the hierarchy does not decode: \(error)", underlyingError: error))
@@ -72,9 +74,9 @@ package struct RestorationArchive: Codable, Sendable {
         try container.encode(savedAt, forKey: .savedAt)
         try container.encode(metadata, forKey: .metadata)
         try container.encodeIfPresent(appState, forKey: .appState)
+        try container.encodeIfPresent(try encodedRoot ?? root?.encoded(), forKey: .root)
         try container.encodeIfPresent(objects, forKey: .objects)
         try container.encodeIfPresent(ignoresSnapshot, forKey: .ignoresSnapshot)
-        try container.encodeIfPresent(try encodedRoot ?? root?.encoded(), forKey: .root)
     }
 
     /// How many screens and containers the archive holds.

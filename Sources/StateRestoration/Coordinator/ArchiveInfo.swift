@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// ```swift
 /// func shouldRestore(_ archive: ArchiveInfo) async -> Bool {
-///     archive.appVersion == Bundle.main.appVersion   // refuse archives of other versions
+///     archive.appVersion == "2.4 (311)"   // the running version: refuse archives of others
 /// }
 /// ```
 public struct ArchiveInfo: Sendable, Equatable {

@@ -29,7 +29,7 @@ extension RestorationCoordinator {
         ) {
             skip(path, reason, message)
             for child in (node.children ?? []) + (node.presented ?? []) {
-                skipSubtree(child, at: path.appending(child.id), reason, "an ancestor was not restored")
+                skipSubtree(child, at: path.appending(child.id), .ancestorSkipped, "\(path), above it, was not restored")
             }
         }
 
@@ -101,17 +101,25 @@ extension RestorationCoordinator {
             }
             return nil
         }
-        return await makeScreen(declaredType, state: state, version: archived.version, path: path, into: &restoration)
+        return await makeScreen(declaredType, archived: archived, state: state, path: path, into: &restoration)
     }
 
     /// Decodes a state and makes its screen: the type's factory first, the
     /// delegate second; then the screen decodes its state.
+    ///
+    /// A screen skipped here is recorded with everything under it (what was
+    /// presented over it, a container's children), none of which comes back.
     private func makeScreen<S: RestorableScreen>(
-        _ type: S.Type, state data: Data, version: Int?, path: IdentifierPath, into restoration: inout Restoration
+        _ type: S.Type, archived: ArchivedNode, state data: Data, path: IdentifierPath,
+        into restoration: inout Restoration
     ) async -> (any RestorableScreen)? {
+        let version = archived.version
+        func skip(_ reason: SkippedScreen.Reason, _ message: String) {
+            restoration.skipSubtree(archived, at: path, reason, message)
+        }
         if let maximumAge = S.maximumStateAge, restoration.archiveAge > maximumAge {
-            restoration.skip(
-                path, .stale,
+            skip(
+                .stale,
                 "\(S.typeKey) allows states up to \(maximumAge.formatted) old; this one is \(restoration.archiveAge.formatted)")
             return nil
         }
@@ -119,28 +127,28 @@ extension RestorationCoordinator {
         do {
             state = try decodeState(S.self, from: data, version: version ?? S.stateVersion, path: path, &restoration)
         } catch let skipped as SkippedScreen {
-            restoration.skipped.append(skipped)
+            skip(skipped.reason, skipped.message)
             return nil
         } catch {
-            restoration.skip(path, .decodeFailed, "\(S.self).State did not decode: \(error)")
+            skip(.decodeFailed, "\(S.self).State did not decode: \(error)")
             return nil
         }
         var screen: S
         if let factory = S.restorationFactory {
             guard let made = factory.make(path, state) else {
-                restoration.skip(path, .factoryReturnedNil, "\(S.self)'s restoration factory returned nil")
+                skip(.factoryReturnedNil, "\(S.self)'s restoration factory returned nil")
                 return nil
             }
             screen = made
         } else {
             let request = ScreenRequest(identifierPath: path, archiveInfo: restoration.info, defaultScreen: S(state: state))
             guard let made = await delegate.screen(forIdentifierPath: path, request: request) else {
-                restoration.skip(path, .delegateReturnedNil, "the delegate returned no screen for \(path)")
+                skip(.delegateReturnedNil, "the delegate returned no screen for \(path)")
                 return nil
             }
             guard let typed = made as? S else {
-                restoration.skip(
-                    path, .wrongScreenType, "the delegate returned a \(Swift.type(of: made)) for \(path), not a \(S.self)")
+                skip(
+                    .wrongScreenType, "the delegate returned a \(Swift.type(of: made)) for \(path), not a \(S.self)")
                 return nil
             }
             screen = typed

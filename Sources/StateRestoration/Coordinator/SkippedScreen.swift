@@ -1,7 +1,7 @@
 /// A screen that was not saved or not restored, with the reason.
 ///
 /// ```text
-/// tabs/browse/product#2 not restored (decode-failed): keyNotFound productID
+/// tabs/browse/product#2 skipped (decode-failed): ProductScreen.State did not decode: …
 /// ```
 public struct SkippedScreen: Sendable, Equatable, CustomStringConvertible {
     /// Why a screen was skipped.
@@ -37,6 +37,8 @@ public struct SkippedScreen: Sendable, Equatable, CustomStringConvertible {
         public static let delegateReturnedNil = Reason(rawValue: "delegate-returned-nil")
         /// A factory or the delegate returned a screen of another type.
         public static let wrongScreenType = Reason(rawValue: "wrong-screen-type")
+        /// A screen above it in the hierarchy (its presenter, its container) was not restored.
+        public static let ancestorSkipped = Reason(rawValue: "ancestor-skipped")
         /// A screen below it in its navigation stack was not restored.
         public static let stackTruncated = Reason(rawValue: "stack-truncated")
         /// The saved node is malformed (a screen without a state, say).

@@ -20,6 +20,8 @@ public struct Container: DeclarationElement {
     /// - Parameters:
     ///   - container: The container screen on a fresh launch.
     ///   - id: Its restoration identifier; nil means never saved.
+    ///   - fileID: The file that declares it, for diagnostics; leave the default.
+    ///   - line: The line that declares it, for diagnostics; leave the default.
     ///   - children: The children the app may add.
     public init<C: RestorableContainer>(
         _ container: C, id: String?, fileID: String = #fileID, line: Int = #line,

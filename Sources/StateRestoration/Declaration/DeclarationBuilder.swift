@@ -25,7 +25,10 @@ public enum DeclarationBuilder {
     /// A bare screen type, pushable or presentable under its type key:
     /// `ProductScreen.self`.
     ///
-    /// - Parameter type: The screen type.
+    /// - Parameters:
+    ///   - type: The screen type.
+    ///   - fileID: The file that declares it, for diagnostics; leave the default.
+    ///   - line: The line that declares it, for diagnostics; leave the default.
     /// - Returns: A screen node identified by the type's key.
     public static func buildExpression<S: RestorableScreen>(
         _ type: S.Type, fileID: String = #fileID, line: Int = #line

@@ -19,6 +19,8 @@ public struct Screen: DeclarationElement {
     /// - Parameters:
     ///   - screen: The screen on a fresh launch.
     ///   - id: Its restoration identifier; nil means never saved.
+    ///   - fileID: The file that declares it, for diagnostics; leave the default.
+    ///   - line: The line that declares it, for diagnostics; leave the default.
     public init<S: RestorableScreen>(_ screen: S, id: String? = nil, fileID: String = #fileID, line: Int = #line) {
         declarationNode = DeclarationNode(
             identifier: id, kind: .screen, screenType: S.self, initialScreen: screen,
@@ -30,6 +32,8 @@ public struct Screen: DeclarationElement {
     /// - Parameters:
     ///   - type: The screen's type.
     ///   - id: Its restoration identifier; nil means never saved.
+    ///   - fileID: The file that declares it, for diagnostics; leave the default.
+    ///   - line: The line that declares it, for diagnostics; leave the default.
     public init<S: RestorableScreen>(_ type: S.Type, id: String? = nil, fileID: String = #fileID, line: Int = #line) {
         declarationNode = DeclarationNode(
             identifier: id, kind: .screen, screenType: S.self,

@@ -20,6 +20,8 @@ public struct Stack: DeclarationElement {
     /// - Parameters:
     ///   - id: The stack's restoration identifier; nil means never saved.
     ///   - root: The root screen on a fresh launch.
+    ///   - fileID: The file that declares it, for diagnostics; leave the default.
+    ///   - line: The line that declares it, for diagnostics; leave the default.
     ///   - pushable: The screens that may be pushed.
     public init<Root: RestorableScreen>(
         _ id: String?, root: Root, fileID: String = #fileID, line: Int = #line,
@@ -37,6 +39,8 @@ public struct Stack: DeclarationElement {
     /// - Parameters:
     ///   - id: The stack's restoration identifier; nil means never saved.
     ///   - root: The root element, such as `Screen(SearchScreen(), id: "search")`.
+    ///   - fileID: The file that declares it, for diagnostics; leave the default.
+    ///   - line: The line that declares it, for diagnostics; leave the default.
     ///   - pushable: The screens that may be pushed.
     public init(
         _ id: String?, root: some DeclarationElement, fileID: String = #fileID, line: Int = #line,

@@ -17,6 +17,8 @@ public struct Tabs: DeclarationElement {
     ///   - id: The restoration identifier; nil means never saved.
     ///   - selected: The identifier of the tab selected on a fresh launch; nil
     ///     selects the first.
+    ///   - fileID: The file that declares them, for diagnostics; leave the default.
+    ///   - line: The line that declares them, for diagnostics; leave the default.
     ///   - tabs: The tabs, in order.
     public init(
         _ id: String?, selected: String? = nil, fileID: String = #fileID, line: Int = #line,

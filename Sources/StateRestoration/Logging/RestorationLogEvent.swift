@@ -4,9 +4,9 @@
 /// Each event prints as one line, readable in a terminal:
 ///
 /// ```text
-/// launch archive-read: main, 23,598 bytes, format 1, app 2.4 (311), saved 2026-11-22T10:41:07Z (0.41 ms)
+/// launch archive-read: main, format 1, app 2.4 (311), saved 2026-11-22T10:41:07Z, 10 screens
 /// launch screen-skipped tabs/browse/product#2: decode-failed: ProductScreen.State did not decode: …
-/// launch phase: re-create screens (1.32 ms)
+/// launch phase: re-create and decode screens (1.32 ms)
 /// save node-skipped tabs/<scratch>: no-identifier: tabs/<scratch> has no restoration identifier; …
 /// save finished: 24 nodes saved, 3 states encoded, 21 reused, 23,598 bytes (1.05 ms)
 /// ```

@@ -12,8 +12,9 @@
 /// ```swift
 /// final class Cart: RestorableObject {
 ///     struct State: Codable, Sendable { var items: [String] }
-///     func encodeRestorableState() async -> State { State(items: items) }
-///     func decodeRestorableState(_ state: State) async { items = state.items }
+///     private let items = Mutex<[String]>([])
+///     func encodeRestorableState() async -> State { State(items: items.withLock { $0 }) }
+///     func decodeRestorableState(_ state: State) async { items.withLock { $0 = state.items } }
 /// }
 ///
 /// await coordinator.register(cart, identifier: "cart")

@@ -19,9 +19,10 @@
 /// }
 /// ```
 ///
-/// Structs get ``init(state:)`` from their memberwise initialiser. A screen that
-/// needs more than its state to be made (a service, a database handle) gives a
-/// ``restorationFactory``, or lets the coordinator's delegate make it.
+/// A struct whose only stored property is `state` gets ``init(state:)`` from its
+/// memberwise initialiser; one with other stored properties writes it. A screen
+/// that needs more than its state to be made (a service, a database handle) gives
+/// a ``restorationFactory``, or lets the coordinator's delegate make it.
 ///
 /// Screens are values: the hierarchy (``ScreenTree``) holds them, and the UI layer
 /// mirrors it. Equality of two screens is equality of their type and state.
