@@ -32,6 +32,8 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -2, count: 256)
     @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
+    /// Reusable keyed-container wrappers; emptied when the decode ends.
+    let containers = ArchiveContainerCache()
     /// Offset of the root value.
     @exclusivity(unchecked) var rootPosition = 0
 

@@ -3,10 +3,13 @@ import Foundation
 /// Reads the entries of one keyed container, indexed once when it was opened.
 struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: ArchiveDecodingState
-    /// Where the container's index starts in the state's arena.
-    let start: Int
-    let count: Int
-    let depth: Int
+    /// Where the container's index starts in the state's arena, its entry count and its
+    /// depth; see ``ArchiveContainerCache`` for why they live in a class.
+    let slot: ArchiveContainerSlot
+
+    var start: Int { @inline(__always) get { slot.first } }
+    var count: Int { @inline(__always) get { slot.second } }
+    var depth: Int { @inline(__always) get { slot.depth } }
 
     var codingPath: [any CodingKey] { state.codingPath(depth: depth) }
 
@@ -258,14 +261,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         state.setPath(depth: depth, key: key)
         do throws(ArchiveError) {
             let (nestedStart, nestedCount, _) = try state.openKeyed(at: position, implied: ArchiveTag.none)
-            return KeyedDecodingContainer(
-                ArchiveKeyedDecodingContainer<NestedKey>(
-                    state: state,
-                    start: nestedStart,
-                    count: nestedCount,
-                    depth: depth + 1
-                )
-            )
+            return state.keyedContainer(NestedKey.self, start: nestedStart, count: nestedCount, depth: depth + 1)
         } catch {
             throw state.decodingError(error, type: [String: Any].self, depth: depth, key: key)
         }

@@ -70,6 +70,8 @@ final class ArchiveEncodingState {
     /// A value slot created by `superEncoder()` that may still be empty.
     @exclusivity(unchecked) var pendingSlot = -1
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
+    /// Reusable keyed-container wrappers; emptied by ``finish()``.
+    let containers = ArchiveContainerCache()
     /// Direct-mapped cache from a key string's raw bits to its name index; see
     /// ``nameIndex(for:)``. `nameCacheStrings` keeps the cached strings alive so that
     /// equal bits keep meaning equal strings.
@@ -82,6 +84,9 @@ final class ArchiveEncodingState {
         self.userInfo = userInfo
         self.capacity = capacity
         self.bytes = .allocate(capacity: capacity)
+        // Typical models have tens of field names; growing the table rehashes every name.
+        names.reserveCapacity(64)
+        indexByName.reserveCapacity(64)
     }
 
     deinit {
@@ -310,13 +315,11 @@ final class ArchiveEncodingState {
 
     @inline(never)
     func nameIndexSlow(for name: String, slot: Int, words: (UInt64, UInt64)) -> Int {
-        let index: Int
-        if let existing = indexByName[name] {
-            index = existing
-        } else {
-            index = names.count
+        // One hash of `name`: look up and insert through the same subscript access.
+        let candidate = names.count
+        let index = Self.indexOrInsert(&indexByName[name, default: -1], candidate)
+        if index == candidate {
             names.append(name)
-            indexByName[name] = index
             keyOwner.append(-1)
             let length = name.utf8.count
             namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
@@ -326,6 +329,12 @@ final class ArchiveEncodingState {
         nameCacheIndex[slot] = index
         nameCacheStrings[slot] = name
         return index
+    }
+
+    @inline(__always)
+    static func indexOrInsert(_ slot: inout Int, _ candidate: Int) -> Int {
+        if slot < 0 { slot = candidate }
+        return slot
     }
 
     // MARK: - Containers
@@ -494,6 +503,7 @@ final class ArchiveEncodingState {
     /// Closes every container and assembles the archive: preamble, field names, body
     /// with the container headers spliced in.
     func finish() -> Data {
+        containers.removeAll()
         closeFrames(above: -1)
         let namesSize =
             ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))

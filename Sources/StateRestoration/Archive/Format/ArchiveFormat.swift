@@ -70,7 +70,9 @@ enum ArchiveFormat {
             let scaled = value * powerOfTen(scale)
             // Also rejects NaN and the infinities.
             guard scaled.magnitude < 0x200_0000_0000 else { return nil }
-            let mantissa = Int64(scaled.rounded())
+            // Round half away from zero by truncation (`rounded()` is a libm call here);
+            // any nearby integer will do, the check below decides.
+            let mantissa = Int64(scaled < 0 ? scaled - 0.5 : scaled + 0.5)
             if decimalValue(mantissa, scale: scale).bitPattern == value.bitPattern {
                 return (zigzag(mantissa), UInt8(truncatingIfNeeded: scale))
             }
