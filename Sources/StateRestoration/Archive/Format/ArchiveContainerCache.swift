@@ -6,6 +6,9 @@ final class ArchiveContainerSlot {
     /// Decoding: the container's entry count. Unused when encoding.
     @exclusivity(unchecked) var second: Int
     @exclusivity(unchecked) var depth: Int
+    /// Decoding: the `allKeys` arrays already built for one-entry containers of this key
+    /// type, by the entry's name index (an `[Key]` stored as its buffer reference).
+    @exclusivity(unchecked) var singleKeyArrays: [(name: Int, keys: AnyObject)] = []
 
     init(first: Int, second: Int, depth: Int) {
         self.first = first
