@@ -274,8 +274,33 @@ final class ArchiveDecodingState {
                 p &+= 1
                 return UInt64(first)
             }
+            if end &- p >= 10, let value = readVarintUnbounded(&p) { return value }
         }
         return try readVarintSlow(&p, end: end, what)
+    }
+
+    /// Reads a multi-byte varint when at least 10 bytes remain, so that no byte needs a
+    /// bounds check; nil (and `p` unchanged) when it overflows 64 bits, for
+    /// ``readVarintSlow(_:end:_:)`` to report.
+    @inline(__always)
+    func readVarintUnbounded(_ p: inout Int) -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var q = p
+        while shift < 63 {
+            let byte = bytes[q]
+            q &+= 1
+            result |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 {
+                p = q
+                return result
+            }
+            shift &+= 7
+        }
+        let last = bytes[q]
+        guard last <= 1 else { return nil }
+        p = q &+ 1
+        return result | UInt64(last) &<< 63
     }
 
     @inline(never)
@@ -422,6 +447,18 @@ final class ArchiveDecodingState {
             stamps[nameIndex] = serial
             arena.append(nameIndex)
             arena.append(p)
+            // Inline the commonest values: a small integer or a short string in the tag.
+            if p < end {
+                let tag = bytes[p]
+                if tag & 0xC0 == ArchiveTag.fixInt {
+                    p &+= 1
+                    continue
+                }
+                if tag & 0xC0 == ArchiveTag.fixString, end &- p > Int(tag & 0x3F) {
+                    p &+= 1 &+ Int(tag & 0x3F)
+                    continue
+                }
+            }
             p = try skipValue(at: p, end: end, implied: ArchiveTag.none)
         }
         guard p == end else {
