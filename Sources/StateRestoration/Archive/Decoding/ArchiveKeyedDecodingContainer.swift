@@ -2,10 +2,11 @@ import Foundation
 
 /// Reads the entries of one keyed container, indexed once when it was opened.
 struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let state: ArchiveDecodingState
-    /// Where the container's index starts in the state's arena, its entry count and its
-    /// depth; see ``ArchiveContainerCache`` for why they live in a class.
-    let slot: ArchiveContainerSlot
+    /// The decoding state, where the container's index starts in the state's arena, its
+    /// entry count and its depth; see ``ArchiveContainerCache`` for why they live in a class.
+    let slot: ArchiveDecodingSlot
+
+    var state: ArchiveDecodingState { @inline(__always) get { slot.state } }
 
     var start: Int { @inline(__always) get { slot.first } }
     var count: Int { @inline(__always) get { slot.second } }

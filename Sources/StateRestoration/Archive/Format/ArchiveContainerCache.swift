@@ -1,6 +1,6 @@
 /// The per-use fields of a keyed container handed out as a `KeyedEncodingContainer` or
 /// `KeyedDecodingContainer`, kept in a class so that the container's box can be reused.
-final class ArchiveContainerSlot {
+class ArchiveContainerSlot {
     /// Encoding: the container's frame. Decoding: where its index starts in the arena.
     @exclusivity(unchecked) var first: Int
     /// Decoding: the container's entry count. Unused when encoding.
@@ -14,6 +14,18 @@ final class ArchiveContainerSlot {
         self.first = first
         self.second = second
         self.depth = depth
+    }
+}
+
+/// A decoding container's slot, which also holds the decoding state: the container is
+/// then a single reference, so the standard library's box copies it (it does, for every
+/// non-mutating `decode` call) with one retain rather than two.
+final class ArchiveDecodingSlot: ArchiveContainerSlot {
+    let state: ArchiveDecodingState
+
+    init(state: ArchiveDecodingState, first: Int, second: Int, depth: Int) {
+        self.state = state
+        super.init(first: first, second: second, depth: depth)
     }
 }
 
@@ -113,14 +125,15 @@ extension ArchiveDecodingState {
         count: Int,
         depth: Int
     ) -> KeyedDecodingContainer<Key> {
-        if let (box, slot) = containers.reusable(for: Key.self) {
+        if let (box, cached) = containers.reusable(for: Key.self) {
+            let slot = unsafeDowncast(cached, to: ArchiveDecodingSlot.self)
             slot.first = start
             slot.second = count
             slot.depth = depth
             return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
         }
-        let slot = ArchiveContainerSlot(first: start, second: count, depth: depth)
-        let container = KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(state: self, slot: slot))
+        let slot = ArchiveDecodingSlot(state: self, first: start, second: count, depth: depth)
+        let container = KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(slot: slot))
         containers.store(unsafeBitCast(container, to: AnyObject.self), slot: slot, for: Key.self)
         return container
     }
