@@ -77,6 +77,7 @@ public struct ArchiveDecoder: Sendable {
                 DecodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error)
             )
         }
+        defer { state.containers.removeAll() }
         return try state.decodeGeneric(T.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
     }
 }

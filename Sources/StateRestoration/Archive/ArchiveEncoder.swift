@@ -51,6 +51,7 @@ public struct ArchiveEncoder: Sendable {
     ///   any error the value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let state = ArchiveEncodingState(userInfo: userInfo)
+        defer { state.containers.removeAll() }
         try state.encodeGeneric(value, parent: -1, depth: 0)
         return state.finish()
     }

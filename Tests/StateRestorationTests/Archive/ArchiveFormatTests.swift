@@ -15,9 +15,9 @@ import Testing
             0x02, 0x07,
             0x01, 0x78,
             0x04, 0x6E, 0x61, 0x6D, 0x65,
-            0x0E, 0x02, 0x07,
-            0x00, 0x03, 0x02,
-            0x01, 0x07, 0x01, 0x61,
+            0x25,
+            0x00, 0x42,
+            0x01, 0x81, 0x61,
         ]
         #expect(Array(try ArchiveEncoder().encode(P())) == expected)
         #expect(try ArchiveDecoder().decode(P.self, from: Data(expected)) == P())
@@ -40,5 +40,87 @@ import Testing
         #expect(try ArchiveDecoder().decode([[String]].self, from: ArchiveEncoder().encode(nested)) == nested)
         let many = Dictionary(uniqueKeysWithValues: (0..<500).map { ($0, String(repeating: "x", count: $0 % 7)) })
         #expect(try ArchiveDecoder().decode([Int: String].self, from: ArchiveEncoder().encode(many)) == many)
+    }
+
+    /// The root value's bytes (after the 4-byte preamble and an empty name table).
+    private func rootBytes(_ value: some Encodable) throws -> [UInt8] {
+        Array(try ArchiveEncoder().encode(value).dropFirst(6))
+    }
+
+    @Test("small integers are one tag byte; larger ones a tag and a zigzag varint")
+    func fixInt() throws {
+        #expect(try rootBytes(0) == [0x40])
+        #expect(try rootBytes(-1) == [0x41])
+        #expect(try rootBytes(31) == [0x7E])
+        #expect(try rootBytes(-32) == [0x7F])
+        #expect(try rootBytes(32) == [0x03, 0x40])
+        #expect(try rootBytes(-33) == [0x03, 0x41])
+        for value in [Int.min, -33, -32, -1, 0, 31, 32, Int.max] {
+            #expect(try ArchiveDecoder().decode(Int.self, from: ArchiveEncoder().encode(value)) == value)
+            #expect(try ArchiveDecoder().decode(Double.self, from: ArchiveEncoder().encode(value)) == Double(value))
+        }
+        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(UInt.self, from: ArchiveEncoder().encode(-1)) }
+    }
+
+    @Test("strings under 64 bytes carry their length in the tag")
+    func fixString() throws {
+        #expect(try rootBytes("") == [0x80])
+        #expect(try rootBytes("ab") == [0x82, 0x61, 0x62])
+        let short = String(repeating: "x", count: 63)
+        let long = String(repeating: "x", count: 64)
+        #expect(try rootBytes(short) == [0xBF] + Array(short.utf8))
+        #expect(try rootBytes(long) == [0x07, 0x40] + Array(long.utf8))
+        for text in [short, long, "", "naïve"] {
+            #expect(try ArchiveDecoder().decode(String.self, from: ArchiveEncoder().encode(text)) == text)
+        }
+    }
+
+    @Test("a double that is a short decimal is a scale tag and a zigzag mantissa; others stay 8 bytes")
+    func decimalDoubles() throws {
+        // 47.123 = 47123 / 10^3; zigzag(47123) = 94246 = varint A6 E0 05.
+        #expect(try rootBytes(47.123) == [0x13, 0xA6, 0xE0, 0x05])
+        #expect(try rootBytes(2.0) == [0x10, 0x04])
+        #expect(try rootBytes(-0.5) == [0x11, 0x09])
+        let third = 1.0 / 3.0
+        #expect(try rootBytes(third) == [0x06] + withUnsafeBytes(of: third.bitPattern.littleEndian, Array.init))
+        #expect(try rootBytes(-0.0).first == 0x06)
+        #expect(try rootBytes(Double.nan).first == 0x06)
+        #expect(try rootBytes(Double.infinity).first == 0x06)
+        #expect(try rootBytes(1e300).first == 0x06)
+        var generator = SplitMix64(state: 7)
+        var samples: [Double] = [0, -0.0, 0.1, 0.2 + 0.1, 1e-7, 1.2345678, 123_456.789, -47.000_001, .pi]
+        for _ in 0..<2000 {
+            samples.append(Double(bitPattern: generator.next()))
+            samples.append(Double(Int64(bitPattern: generator.next()) % 10_000_000) / 1000)
+        }
+        for value in samples {
+            let decoded = try ArchiveDecoder().decode(Double.self, from: ArchiveEncoder().encode(value))
+            #expect(decoded.bitPattern == value.bitPattern || (decoded.isNaN && value.isNaN))
+        }
+    }
+
+    @Test("a date with a short decimal number of seconds is a scale tag and a zigzag mantissa")
+    func decimalDates() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1.5)
+        #expect(try rootBytes(date) == [0x19, 0x1E])
+        let precise = Date(timeIntervalSinceReferenceDate: 1.0 / 3.0)
+        #expect(try rootBytes(precise).first == 0x09)
+        for value in [date, precise, Date(timeIntervalSinceReferenceDate: 788_918_400.123)] {
+            #expect(try ArchiveDecoder().decode(Date.self, from: ArchiveEncoder().encode(value)) == value)
+        }
+    }
+
+    @Test("small containers: a keyed container under 32 bytes has its length in the tag, an array under 32 elements its count")
+    func smallContainers() throws {
+        struct Empty: Codable, Equatable {}
+        #expect(try rootBytes(Empty()) == [0x20])
+        #expect(try rootBytes([true, false]) == [0xC2, 0x02, 0x02, 0x01])
+        let bools = Array(repeating: true, count: 32)
+        #expect(try rootBytes(bools) == [0x0C, 0x20, 0x20] + Array(repeating: 0x02, count: 32))
+        let nested = [[1, 2], [], Array(0..<40)]
+        #expect(try ArchiveDecoder().decode([[Int]].self, from: ArchiveEncoder().encode(nested)) == nested)
+        let big = Dictionary(uniqueKeysWithValues: (0..<40).map { ("k\($0)", $0) })
+        #expect(try ArchiveDecoder().decode([String: Int].self, from: ArchiveEncoder().encode(big)) == big)
+        #expect(try ArchiveDecoder().decode(Empty.self, from: ArchiveEncoder().encode(Empty())) == Empty())
     }
 }

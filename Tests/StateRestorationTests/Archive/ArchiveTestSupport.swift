@@ -49,6 +49,12 @@ enum Bytes {
     static let array: UInt8 = 0x0C
     static let typedArray: UInt8 = 0x0D
     static let keyed: UInt8 = 0x0E
+    static let decimalDouble: UInt8 = 0x10
+    static let decimalDate: UInt8 = 0x18
+    static let smallKeyed: UInt8 = 0x20
+    static let fixInt: UInt8 = 0x40
+    static let fixString: UInt8 = 0x80
+    static let smallArray: UInt8 = 0xC0
 
     static func varint(_ value: UInt64) -> [UInt8] {
         var value = value
@@ -82,9 +88,10 @@ enum Bytes {
         [tag] + varint(UInt64(count)) + varint(UInt64(content.count)) + content
     }
 
-    /// A keyed container from (name index, value bytes) entries.
+    /// A keyed container (long form, tag 0E: byte length, no count) from (name index, value bytes) entries.
     static func keyed(_ entries: [(Int, [UInt8])]) -> [UInt8] {
-        container(keyed, count: entries.count, entries.flatMap { varint(UInt64($0.0)) + $0.1 })
+        let content = entries.flatMap { varint(UInt64($0.0)) + $0.1 }
+        return [keyed] + varint(UInt64(content.count)) + content
     }
 }
 

@@ -19,6 +19,13 @@ extension ArchiveDecodingState {
     ) throws(ArchiveError) -> I {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
+        if tag & 0xC0 == ArchiveTag.fixInt {
+            let value = ArchiveFormat.unzigzag(UInt64(tag & 0x3F))
+            guard let result = I(exactly: value) else {
+                throw notRepresentable(String(value), as: I.self, at: start)
+            }
+            return result
+        }
         if tag == ArchiveTag.int {
             let value = ArchiveFormat.unzigzag(try readVarint(&p, end: end, "integer"))
             guard let result = I(exactly: value) else {
@@ -41,6 +48,11 @@ extension ArchiveDecodingState {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
         switch tag {
+        case 0x10...0x17:
+            let mantissa = ArchiveFormat.unzigzag(try readVarint(&p, end: end, "decimal mantissa"))
+            return ArchiveFormat.decimalValue(mantissa, scale: Int(tag & 7))
+        case 0x40...0x7F:
+            return Double(ArchiveFormat.unzigzag(UInt64(tag & 0x3F)))
         case ArchiveTag.float64:
             try need(8, p, end: end, "8-byte double")
             let value = Double(bitPattern: loadUInt64(at: p))
@@ -100,8 +112,27 @@ extension ArchiveDecodingState {
     func readString(_ p: inout Int, end: Int, implied: UInt8) throws(ArchiveError) -> String {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
+        if tag & 0xC0 == ArchiveTag.fixString {
+            return try readStringBytes(&p, length: Int(tag & 0x3F), end: end, "string")
+        }
         guard tag == ArchiveTag.string else { throw mismatch("String", found: tag, at: start) }
         return try readStringPayload(&p, end: end, "string")
+    }
+
+    /// Reads `length` bytes of UTF-8 at `p` (the length came from a tag).
+    @inline(__always)
+    func readStringBytes(_ p: inout Int, length: Int, end: Int, _ what: String) throws(ArchiveError) -> String {
+        try need(length, p, end: end, "\(length)-byte \(what)")
+        let utf8 = UnsafeBufferPointer(start: bytes + p, count: length)
+        guard let string = String._tryFromUTF8(utf8) else {
+            throw ArchiveError(
+                .invalidUTF8,
+                "archive \(what) at byte \(p) (\(length) bytes) is not valid UTF-8",
+                offset: p
+            )
+        }
+        p &+= length
+        return string
     }
 
     func readData(_ p: inout Int, end: Int, implied: UInt8) throws(ArchiveError) -> Data {
@@ -133,6 +164,10 @@ extension ArchiveDecodingState {
     func readDate(_ p: inout Int, end: Int, implied: UInt8) throws(ArchiveError) -> Date {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
+        if tag & 0xF8 == ArchiveTag.decimalDate {
+            let mantissa = ArchiveFormat.unzigzag(try readVarint(&p, end: end, "decimal mantissa"))
+            return Date(timeIntervalSinceReferenceDate: ArchiveFormat.decimalValue(mantissa, scale: Int(tag & 7)))
+        }
         guard tag == ArchiveTag.date else { throw mismatch("Date", found: tag, at: start) }
         return try readDatePayload(&p, end: end)
     }
@@ -159,8 +194,15 @@ extension ArchiveDecodingState {
     func readURL(_ p: inout Int, end: Int, implied: UInt8) throws(ArchiveError) -> URL {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
-        guard tag == ArchiveTag.url || tag == ArchiveTag.string else { throw mismatch("URL", found: tag, at: start) }
-        let text = try readStringPayload(&p, end: end, "URL")
+        let text: String
+        if tag & 0xC0 == ArchiveTag.fixString {
+            text = try readStringBytes(&p, length: Int(tag & 0x3F), end: end, "URL")
+        } else {
+            guard tag == ArchiveTag.url || tag == ArchiveTag.string else {
+                throw mismatch("URL", found: tag, at: start)
+            }
+            text = try readStringPayload(&p, end: end, "URL")
+        }
         guard let url = URL(string: text) else {
             throw ArchiveError(.invalidValue, "archive URL at byte \(start) is not a valid URL: \(text)", offset: start)
         }

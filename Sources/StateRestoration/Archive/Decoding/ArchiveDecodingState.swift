@@ -32,6 +32,8 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -2, count: 256)
     @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
+    /// Reusable keyed-container wrappers; emptied when the decode ends.
+    let containers = ArchiveContainerCache()
     /// Offset of the root value.
     @exclusivity(unchecked) var rootPosition = 0
 
@@ -170,7 +172,7 @@ final class ArchiveDecodingState {
                 offset: offset
             )
         }
-        guard tag <= ArchiveTag.keyed else {
+        guard ArchiveTag.isValid(tag) else {
             return invalidTag(tag, at: offset)
         }
         return ArchiveError(
@@ -272,8 +274,33 @@ final class ArchiveDecodingState {
                 p &+= 1
                 return UInt64(first)
             }
+            if end &- p >= 10, let value = readVarintUnbounded(&p) { return value }
         }
         return try readVarintSlow(&p, end: end, what)
+    }
+
+    /// Reads a multi-byte varint when at least 10 bytes remain, so that no byte needs a
+    /// bounds check; nil (and `p` unchanged) when it overflows 64 bits, for
+    /// ``readVarintSlow(_:end:_:)`` to report.
+    @inline(__always)
+    func readVarintUnbounded(_ p: inout Int) -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var q = p
+        while shift < 63 {
+            let byte = bytes[q]
+            q &+= 1
+            result |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 {
+                p = q
+                return result
+            }
+            shift &+= 7
+        }
+        let last = bytes[q]
+        guard last <= 1 else { return nil }
+        p = q &+ 1
+        return result | UInt64(last) &<< 63
     }
 
     @inline(never)
@@ -335,7 +362,13 @@ final class ArchiveDecodingState {
         switch tag {
         case ArchiveTag.null, ArchiveTag.boolFalse, ArchiveTag.boolTrue:
             return q
-        case ArchiveTag.int, ArchiveTag.uint:
+        case 0x40...0x7F:
+            return q
+        case 0x80...0xBF:
+            fixed = Int(tag & 0x3F)
+        case 0x20...0x3F:
+            fixed = Int(tag & 0x1F)
+        case ArchiveTag.int, ArchiveTag.uint, 0x10...0x1F:
             // Skip a varint: continuation bytes, then the last one.
             while q < end && bytes[q] >= 0x80 && q &- p < 11 { q &+= 1 }
             guard q < end else { throw truncated(at: q, "a varint (integer)") }
@@ -353,8 +386,11 @@ final class ArchiveDecodingState {
         case ArchiveTag.string, ArchiveTag.data, ArchiveTag.url:
             let length = try readLength(&q, end: end, ArchiveTag.name(tag))
             return q &+ length
-        case ArchiveTag.array, ArchiveTag.typedArray, ArchiveTag.keyed:
+        case ArchiveTag.array, ArchiveTag.typedArray:
             _ = try readVarint(&q, end: end, "element count")
+            let length = try readLength(&q, end: end, ArchiveTag.name(tag))
+            return q &+ length
+        case ArchiveTag.keyed, 0xC0...0xDF:
             let length = try readLength(&q, end: end, ArchiveTag.name(tag))
             return q &+ length
         default:
@@ -372,25 +408,23 @@ final class ArchiveDecodingState {
     func openKeyed(at position: Int, implied: UInt8) throws(ArchiveError) -> (start: Int, count: Int, end: Int) {
         var p = position
         let tag = try readTag(&p, end: size, implied: implied)
-        guard tag == ArchiveTag.keyed else { throw mismatch("a keyed container", found: tag, at: position) }
-        let countOffset = p
-        let rawCount = try readVarint(&p, end: size, "entry count")
-        let length = try readLength(&p, end: size, "keyed container")
-        let end = p + length
-        // Each entry takes at least two bytes: a name index and a type tag.
-        guard rawCount <= UInt64(length / 2) else {
-            throw ArchiveError(
-                .countExceedsInput,
-                "archive keyed container at byte \(position) declares \(rawCount) entries (at byte \(countOffset)) "
-                    + "but holds only \(length) bytes",
-                offset: countOffset
-            )
+        let length: Int
+        if tag & 0xE0 == ArchiveTag.smallKeyed {
+            length = Int(tag & 0x1F)
+            try need(length, p, end: size, "\(length)-byte keyed container")
+        } else {
+            guard tag == ArchiveTag.keyed else { throw mismatch("a keyed container", found: tag, at: position) }
+            length = try readLength(&p, end: size, "keyed container")
         }
-        let count = Int(rawCount)
+        let end = p + length
         serial &+= 1
         let start = arena.count
         arena.append(0)
-        for _ in 0..<count {
+        // Each entry takes at least two bytes (a name index and a type tag), so a
+        // container of L bytes adds at most L/2 entries to the arena.
+        var count = 0
+        while p < end {
+            count &+= 1
             let nameOffset = p
             let name = try readVarint(&p, end: end, "field-name index")
             guard name < UInt64(names.count) else {
@@ -413,6 +447,18 @@ final class ArchiveDecodingState {
             stamps[nameIndex] = serial
             arena.append(nameIndex)
             arena.append(p)
+            // Inline the commonest values: a small integer or a short string in the tag.
+            if p < end {
+                let tag = bytes[p]
+                if tag & 0xC0 == ArchiveTag.fixInt {
+                    p &+= 1
+                    continue
+                }
+                if tag & 0xC0 == ArchiveTag.fixString, end &- p > Int(tag & 0x3F) {
+                    p &+= 1 &+ Int(tag & 0x3F)
+                    continue
+                }
+            }
             p = try skipValue(at: p, end: end, implied: ArchiveTag.none)
         }
         guard p == end else {
@@ -437,11 +483,16 @@ final class ArchiveDecodingState {
     ) throws(ArchiveError) -> (start: Int, end: Int, count: Int, elementTag: UInt8) {
         var p = position
         let tag = try readTag(&p, end: size, implied: implied)
-        guard tag == ArchiveTag.array || tag == ArchiveTag.typedArray else {
-            throw mismatch("an array", found: tag, at: position)
-        }
         let countOffset = p
-        let rawCount = try readVarint(&p, end: size, "element count")
+        let rawCount: UInt64
+        if tag & 0xE0 == ArchiveTag.smallArray {
+            rawCount = UInt64(tag & 0x1F)
+        } else {
+            guard tag == ArchiveTag.array || tag == ArchiveTag.typedArray else {
+                throw mismatch("an array", found: tag, at: position)
+            }
+            rawCount = try readVarint(&p, end: size, "element count")
+        }
         let length = try readLength(&p, end: size, "array")
         let end = p + length
         var elementTag = ArchiveTag.none

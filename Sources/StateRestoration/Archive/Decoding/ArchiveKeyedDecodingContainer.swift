@@ -2,15 +2,37 @@ import Foundation
 
 /// Reads the entries of one keyed container, indexed once when it was opened.
 struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let state: ArchiveDecodingState
-    /// Where the container's index starts in the state's arena.
-    let start: Int
-    let count: Int
-    let depth: Int
+    /// The decoding state, where the container's index starts in the state's arena, its
+    /// entry count and its depth; see ``ArchiveContainerCache`` for why they live in a class.
+    let slot: ArchiveDecodingSlot
+
+    var state: ArchiveDecodingState { @inline(__always) get { slot.state } }
+
+    var start: Int { @inline(__always) get { slot.first } }
+    var count: Int { @inline(__always) get { slot.second } }
+    var depth: Int { @inline(__always) get { slot.depth } }
 
     var codingPath: [any CodingKey] { state.codingPath(depth: depth) }
 
     var allKeys: [Key] {
+        // Synthesized enum decoding asks every one-entry container for its keys. Building
+        // an `[Key]` in this unspecialized code costs several runtime metadata lookups, so
+        // the arrays are kept per name index on the slot (shared by the containers of one
+        // key type). `Array` is `@frozen` and a single buffer reference, so the casts need
+        // no metadata.
+        if count == 1 {
+            let name = state.arena[start + 1]
+            for cached in slot.singleKeyArrays where cached.name == name {
+                return unsafeBitCast(cached.keys, to: [Key].self)
+            }
+            let keys = buildAllKeys()
+            slot.singleKeyArrays.append((name, unsafeBitCast(keys, to: AnyObject.self)))
+            return keys
+        }
+        return buildAllKeys()
+    }
+
+    private func buildAllKeys() -> [Key] {
         var keys: [Key] = []
         keys.reserveCapacity(count)
         for index in 0..<count {
@@ -258,14 +280,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         state.setPath(depth: depth, key: key)
         do throws(ArchiveError) {
             let (nestedStart, nestedCount, _) = try state.openKeyed(at: position, implied: ArchiveTag.none)
-            return KeyedDecodingContainer(
-                ArchiveKeyedDecodingContainer<NestedKey>(
-                    state: state,
-                    start: nestedStart,
-                    count: nestedCount,
-                    depth: depth + 1
-                )
-            )
+            return state.keyedContainer(NestedKey.self, start: nestedStart, count: nestedCount, depth: depth + 1)
         } catch {
             throw state.decodingError(error, type: [String: Any].self, depth: depth, key: key)
         }

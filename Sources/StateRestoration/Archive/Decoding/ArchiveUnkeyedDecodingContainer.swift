@@ -178,14 +178,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         do throws(ArchiveError) {
             let (nestedStart, nestedCount, _) = try state.openKeyed(at: elementPosition, implied: implied)
             try advance(to: next)
-            return KeyedDecodingContainer(
-                ArchiveKeyedDecodingContainer<NestedKey>(
-                    state: state,
-                    start: nestedStart,
-                    count: nestedCount,
-                    depth: depth + 1
-                )
-            )
+            return state.keyedContainer(NestedKey.self, start: nestedStart, count: nestedCount, depth: depth + 1)
         } catch {
             throw state.decodingError(error, type: [String: Any].self, depth: depth + 1, key: nil)
         }

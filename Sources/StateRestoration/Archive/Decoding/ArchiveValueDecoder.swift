@@ -26,9 +26,7 @@ struct ArchiveValueDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         do throws(ArchiveError) {
             let (start, count, _) = try state.openKeyed(at: position, implied: implied)
-            return KeyedDecodingContainer(
-                ArchiveKeyedDecodingContainer<Key>(state: state, start: start, count: count, depth: depth)
-            )
+            return state.keyedContainer(Key.self, start: start, count: count, depth: depth)
         } catch {
             throw state.decodingError(error, type: [String: Any].self, depth: depth, key: nil)
         }

@@ -70,6 +70,8 @@ final class ArchiveEncodingState {
     /// A value slot created by `superEncoder()` that may still be empty.
     @exclusivity(unchecked) var pendingSlot = -1
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
+    /// Reusable keyed-container wrappers; emptied by ``finish()``.
+    let containers = ArchiveContainerCache()
     /// Direct-mapped cache from a key string's raw bits to its name index; see
     /// ``nameIndex(for:)``. `nameCacheStrings` keeps the cached strings alive so that
     /// equal bits keep meaning equal strings.
@@ -82,6 +84,9 @@ final class ArchiveEncodingState {
         self.userInfo = userInfo
         self.capacity = capacity
         self.bytes = .allocate(capacity: capacity)
+        // Typical models have tens of field names; growing the table rehashes every name.
+        names.reserveCapacity(64)
+        indexByName.reserveCapacity(64)
     }
 
     deinit {
@@ -155,9 +160,15 @@ final class ArchiveEncodingState {
     @inline(__always)
     func writeInt(_ value: Int64) {
         ensure(11)
+        let zigzag = ArchiveFormat.zigzag(value)
+        if zigzag < 64 {
+            bytes[count] = ArchiveTag.fixInt | UInt8(truncatingIfNeeded: zigzag)
+            count &+= 1
+            return
+        }
         bytes[count] = ArchiveTag.int
         count &+= 1
-        appendVarintUnchecked(ArchiveFormat.zigzag(value))
+        appendVarintUnchecked(zigzag)
     }
 
     @inline(__always)
@@ -188,10 +199,25 @@ final class ArchiveEncodingState {
         count &+= 8
     }
 
+    /// Writes `value` as a decimal tag (`base + scale`, zigzag varint mantissa) when that is
+    /// exact and shorter, otherwise as `fullTag` and 8 bytes.
+    @inline(__always)
+    func writeDecimalOrDouble(_ value: Double, base: UInt8, fullTag: UInt8) {
+        ensure(11)
+        if let (mantissa, scale) = ArchiveFormat.decimalForm(value) {
+            bytes[count] = base | scale
+            count &+= 1
+            appendVarintUnchecked(mantissa)
+            return
+        }
+        bytes[count] = fullTag
+        UnsafeMutableRawPointer(bytes + (count &+ 1)).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
+        count &+= 9
+    }
+
     @inline(__always)
     func writeDouble(_ value: Double) {
-        appendByte(ArchiveTag.float64)
-        writeDoublePayload(value)
+        writeDecimalOrDouble(value, base: ArchiveTag.decimalDouble, fullTag: ArchiveTag.float64)
     }
 
     @inline(__always)
@@ -209,8 +235,23 @@ final class ArchiveEncodingState {
 
     @inline(__always)
     func writeString(_ value: String) {
-        appendByte(ArchiveTag.string)
-        writeStringPayload(value)
+        var value = value
+        value.withUTF8 { utf8 in
+            let length = utf8.count
+            ensure(length &+ 11)
+            if length < 64 {
+                bytes[count] = ArchiveTag.fixString | UInt8(truncatingIfNeeded: length)
+                count &+= 1
+            } else {
+                bytes[count] = ArchiveTag.string
+                count &+= 1
+                appendVarintUnchecked(UInt64(length))
+            }
+            if let base = utf8.baseAddress, length > 0 {
+                (bytes + count).initialize(from: base, count: length)
+                count &+= length
+            }
+        }
     }
 
     func writeDataPayload(_ value: Data) {
@@ -225,8 +266,7 @@ final class ArchiveEncodingState {
 
     @inline(__always)
     func writeDate(_ value: Date) {
-        appendByte(ArchiveTag.date)
-        writeDoublePayload(value.timeIntervalSinceReferenceDate)
+        writeDecimalOrDouble(value.timeIntervalSinceReferenceDate, base: ArchiveTag.decimalDate, fullTag: ArchiveTag.date)
     }
 
     @inline(__always)
@@ -275,13 +315,11 @@ final class ArchiveEncodingState {
 
     @inline(never)
     func nameIndexSlow(for name: String, slot: Int, words: (UInt64, UInt64)) -> Int {
-        let index: Int
-        if let existing = indexByName[name] {
-            index = existing
-        } else {
-            index = names.count
+        // One hash of `name`: look up and insert through the same subscript access.
+        let candidate = names.count
+        let index = Self.indexOrInsert(&indexByName[name, default: -1], candidate)
+        if index == candidate {
             names.append(name)
-            indexByName[name] = index
             keyOwner.append(-1)
             let length = name.utf8.count
             namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
@@ -291,6 +329,12 @@ final class ArchiveEncodingState {
         nameCacheIndex[slot] = index
         nameCacheStrings[slot] = name
         return index
+    }
+
+    @inline(__always)
+    static func indexOrInsert(_ slot: inout Int, _ candidate: Int) -> Int {
+        if slot < 0 { slot = candidate }
+        return slot
     }
 
     // MARK: - Containers
@@ -313,8 +357,7 @@ final class ArchiveEncodingState {
         let payloadLength = count - frame.contentStart + frame.extra
         frames[index].payloadLength = payloadLength
         frames[index].isOpen = false
-        let headerSize =
-            ArchiveFormat.varintSize(UInt64(frame.count)) + ArchiveFormat.varintSize(UInt64(payloadLength))
+        let headerSize = Self.headerSize(tag: frame.tag, count: frame.count, payloadLength: payloadLength)
         while undo.count > frame.undoStart {
             let previousOwner = undo.removeLast()
             keyOwner[undo.removeLast()] = previousOwner
@@ -460,6 +503,7 @@ final class ArchiveEncodingState {
     /// Closes every container and assembles the archive: preamble, field names, body
     /// with the container headers spliced in.
     func finish() -> Data {
+        containers.removeAll()
         closeFrames(above: -1)
         let namesSize =
             ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))
@@ -489,14 +533,37 @@ final class ArchiveEncodingState {
             let run = frame.contentStart - source
             (out + o).initialize(from: bytes + source, count: run)
             o += run
-            o += Self.storeVarint(UInt64(frame.count), at: out + o)
-            o += Self.storeVarint(UInt64(frame.payloadLength), at: out + o)
+            switch frame.tag {
+            case ArchiveTag.keyed where frame.payloadLength < 32:
+                out[o - 1] = ArchiveTag.smallKeyed | UInt8(truncatingIfNeeded: frame.payloadLength)
+            case ArchiveTag.keyed:
+                o += Self.storeVarint(UInt64(frame.payloadLength), at: out + o)
+            case ArchiveTag.array where frame.count < 32:
+                out[o - 1] = ArchiveTag.smallArray | UInt8(truncatingIfNeeded: frame.count)
+                o += Self.storeVarint(UInt64(frame.payloadLength), at: out + o)
+            default:
+                o += Self.storeVarint(UInt64(frame.count), at: out + o)
+                o += Self.storeVarint(UInt64(frame.payloadLength), at: out + o)
+            }
             source = frame.contentStart
         }
         (out + o).initialize(from: bytes + source, count: count - source)
         o += count - source
         precondition(o == total, "archive size bookkeeping is wrong")
         return Data(bytesNoCopy: out, count: total, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    }
+
+    /// The bytes of a closed container's header after its tag (see ``finish()``).
+    @inline(__always)
+    static func headerSize(tag: UInt8, count: Int, payloadLength: Int) -> Int {
+        switch tag {
+        case ArchiveTag.keyed:
+            payloadLength < 32 ? 0 : ArchiveFormat.varintSize(UInt64(payloadLength))
+        case ArchiveTag.array where count < 32:
+            ArchiveFormat.varintSize(UInt64(payloadLength))
+        default:
+            ArchiveFormat.varintSize(UInt64(count)) + ArchiveFormat.varintSize(UInt64(payloadLength))
+        }
     }
 
     @inline(__always)

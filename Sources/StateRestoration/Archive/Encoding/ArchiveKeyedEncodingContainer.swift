@@ -1,9 +1,13 @@
 /// Writes the entries of one keyed container straight into the archive buffer.
 struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let state: ArchiveEncodingState
+    /// The container's frame (-1 when it could not be opened) and depth; see
+    /// ``ArchiveContainerCache`` for why they live in a class.
+    let slot: ArchiveContainerSlot
+
     /// The container's frame, or -1 when it could not be opened.
-    let frame: Int
-    let depth: Int
+    var frame: Int { @inline(__always) get { slot.first } }
+    var depth: Int { @inline(__always) get { slot.depth } }
 
     var codingPath: [any CodingKey] { state.codingPath(depth: depth) }
 
@@ -122,9 +126,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
             state.setPath(depth: depth, key: key)
             nested = state.openFrame(tag: ArchiveTag.keyed)
         }
-        return KeyedEncodingContainer(
-            ArchiveKeyedEncodingContainer<NestedKey>(state: state, frame: nested, depth: depth + 1)
-        )
+        return state.keyedContainer(NestedKey.self, frame: nested, depth: depth + 1)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {

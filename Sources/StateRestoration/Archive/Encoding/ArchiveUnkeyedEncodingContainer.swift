@@ -114,9 +114,7 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
             state.setPath(depth: depth, key: ArchiveIndexKey(index))
             nested = state.openFrame(tag: ArchiveTag.keyed)
         }
-        return KeyedEncodingContainer(
-            ArchiveKeyedEncodingContainer<NestedKey>(state: state, frame: nested, depth: depth + 1)
-        )
+        return state.keyedContainer(NestedKey.self, frame: nested, depth: depth + 1)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -25,7 +25,7 @@ struct ArchiveValueEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let frame = state.frame(forSlot: slot, parent: parentFrame, tag: ArchiveTag.keyed)
-        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(state: state, frame: frame, depth: depth))
+        return state.keyedContainer(Key.self, frame: frame, depth: depth)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -37,4 +37,47 @@ enum ArchiveFormat {
     static func unzigzag(_ value: UInt64) -> Int64 {
         Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
+
+    /// `10^k` for the scales of the decimal double and date tags.
+    @inline(__always)
+    static func powerOfTen(_ scale: Int) -> Double {
+        switch scale {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        default: 10_000_000
+        }
+    }
+
+    /// The value a decimal tag with scale `scale` and mantissa `mantissa` stands for:
+    /// `Double(mantissa) / 10^scale`, one correctly rounded division.
+    @inline(__always)
+    static func decimalValue(_ mantissa: Int64, scale: Int) -> Double {
+        scale == 0 ? Double(mantissa) : Double(mantissa) / powerOfTen(scale)
+    }
+
+    /// The shortest decimal form `(zigzag(m), k)` with `decimalValue(m, k)` bit-for-bit equal
+    /// to `value`, or nil when there is none with k <= 7 that is smaller than the 8-byte form
+    /// (a zigzag mantissa of at most 6 varint bytes, i.e. below 2^42).
+    @inline(__always)
+    static func decimalForm(_ value: Double) -> (UInt64, UInt8)? {
+        var scale = 0
+        while scale < 8 {
+            let scaled = value * powerOfTen(scale)
+            // Also rejects NaN and the infinities.
+            guard scaled.magnitude < 0x200_0000_0000 else { return nil }
+            // Round half away from zero by truncation (`rounded()` is a libm call here);
+            // any nearby integer will do, the check below decides.
+            let mantissa = Int64(scaled < 0 ? scaled - 0.5 : scaled + 0.5)
+            if decimalValue(mantissa, scale: scale).bitPattern == value.bitPattern {
+                return (zigzag(mantissa), UInt8(truncatingIfNeeded: scale))
+            }
+            scale &+= 1
+        }
+        return nil
+    }
 }

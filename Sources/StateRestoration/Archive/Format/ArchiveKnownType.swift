@@ -38,13 +38,13 @@ enum ArchiveKnownType: UInt8 {
 /// ``ArchiveKnownType``, so that classifying the types of a tree costs one probe per
 /// value after the first sighting of each type.
 struct ArchiveTypeCache {
-    private var keys = [ObjectIdentifier?](repeating: nil, count: 64)
-    private var kinds = [ArchiveKnownType](repeating: .other, count: 64)
+    private var keys = [ObjectIdentifier?](repeating: nil, count: 256)
+    private var kinds = [ArchiveKnownType](repeating: .other, count: 256)
 
     @inline(__always)
     mutating func kind(of type: Any.Type) -> ArchiveKnownType {
         let identity = ObjectIdentifier(type)
-        let slot = Int(truncatingIfNeeded: (UInt(bitPattern: identity) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        let slot = Int(truncatingIfNeeded: (UInt(bitPattern: identity) &* 0x9E37_79B9_7F4A_7C15) >> 56)
         if keys[slot] == identity { return kinds[slot] }
         let kind = ArchiveKnownType.classify(identity)
         keys[slot] = identity

@@ -28,8 +28,27 @@ enum ArchiveTag {
     static let array: UInt8 = 0x0C
     /// Varint count, varint byte length, one element tag, then `count` untagged payloads.
     static let typedArray: UInt8 = 0x0D
-    /// Varint count, varint byte length, then `count` (varint name index, tagged value) entries.
+    /// Varint byte length, then (varint name index, tagged value) entries up to that length.
     static let keyed: UInt8 = 0x0E
+
+    /// `0x10 + k`, k in 0...7: a Double that is exactly `m / 10^k`; payload zigzag varint `m`.
+    static let decimalDouble: UInt8 = 0x10
+    /// `0x18 + k`, k in 0...7: a Date whose seconds are exactly `m / 10^k`; payload zigzag varint `m`.
+    static let decimalDate: UInt8 = 0x18
+    /// `0x20 + L`, L in 0...31: a keyed container of L bytes (no length varint).
+    static let smallKeyed: UInt8 = 0x20
+    /// `0x40 + zigzag(n)`, n in -32...31: a signed integer with no payload.
+    static let fixInt: UInt8 = 0x40
+    /// `0x80 + L`, L in 0...63: a string of L UTF-8 bytes (no length varint).
+    static let fixString: UInt8 = 0x80
+    /// `0xC0 + n`, n in 0...31: an array of n tagged values; varint byte length, then the values.
+    static let smallArray: UInt8 = 0xC0
+
+    /// Whether `tag` is a defined tag.
+    @inline(__always)
+    static func isValid(_ tag: UInt8) -> Bool {
+        tag <= keyed || (tag >= decimalDouble && tag < 0xE0)
+    }
 
     /// Sentinel for "no implied tag": the tag is read from the input.
     static let none: UInt8 = 0xFF
@@ -69,7 +88,12 @@ enum ArchiveTag {
         case uuid: "uuid"
         case url: "url"
         case array, typedArray: "array"
-        case keyed: "keyed container"
+        case keyed, 0x20...0x3F: "keyed container"
+        case 0x10...0x17: "double"
+        case 0x18...0x1F: "date"
+        case 0x40...0x7F: "int"
+        case 0x80...0xBF: "string"
+        case 0xC0...0xDF: "array"
         default: "invalid tag 0x\(String(tag, radix: 16, uppercase: true))"
         }
     }

@@ -16,7 +16,14 @@ extension ArchiveDecodingState {
             return .int(ArchiveFormat.unzigzag(try readVarint(&p, end: end, "integer")))
         case ArchiveTag.uint:
             return .uint(try readVarint(&p, end: end, "integer"))
-        case ArchiveTag.float32, ArchiveTag.float64:
+        case 0x40...0x7F:
+            return .int(ArchiveFormat.unzigzag(UInt64(tag & 0x3F)))
+        case 0x80...0xBF:
+            return .string(try readStringBytes(&p, length: Int(tag & 0x3F), end: end, "string"))
+        case 0x18...0x1F:
+            p = start
+            return .date(try readDate(&p, end: end, implied: implied))
+        case ArchiveTag.float32, ArchiveTag.float64, 0x10...0x17:
             p = start
             return .double(try readDouble(&p, end: end, implied: implied))
         case ArchiveTag.string:
@@ -30,7 +37,7 @@ extension ArchiveDecodingState {
             return .date(try readDatePayload(&p, end: end))
         case ArchiveTag.uuid:
             return .uuid(try readUUIDPayload(&p, end: end))
-        case ArchiveTag.array, ArchiveTag.typedArray:
+        case ArchiveTag.array, ArchiveTag.typedArray, 0xC0...0xDF:
             try checkDepth(depth, at: start)
             let (elementsStart, elementsEnd, count, elementTag) = try openUnkeyed(at: start, implied: implied)
             var elements: [ArchiveValue] = []
@@ -49,7 +56,7 @@ extension ArchiveDecodingState {
             }
             p = elementsEnd
             return .array(elements)
-        case ArchiveTag.keyed:
+        case ArchiveTag.keyed, 0x20...0x3F:
             try checkDepth(depth, at: start)
             let (arenaStart, count, containerEnd) = try openKeyed(at: start, implied: implied)
             var fields: [ArchiveValue.Field] = []
