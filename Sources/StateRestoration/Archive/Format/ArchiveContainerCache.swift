@@ -43,9 +43,10 @@ final class ArchiveDecodingSlot: ArchiveContainerSlot {
 /// is never reused.
 ///
 /// The wrapper is stored as its box reference: `KeyedEncodingContainer` and
-/// `KeyedDecodingContainer` are a single reference to their box. The bit casts below check
-/// that size at run time (a different layout would trap on the first container, in every
-/// test, rather than misbehave).
+/// `KeyedDecodingContainer` are a single reference to their box. Those types are not
+/// frozen, so a later standard library (an app built today, run on a newer OS) might lay
+/// them out otherwise: the cache is used only when a container is exactly one reference
+/// wide, and every other layout takes the ordinary path, slower but never a trap.
 ///
 /// The boxes hold the coding state strongly, and the state holds the cache: call
 /// ``removeAll()`` when the encode or decode ends to break that cycle.
@@ -103,6 +104,10 @@ extension ArchiveEncodingState {
     /// A `KeyedEncodingContainer` writing into `frame`, reusing a cached wrapper when possible.
     @inline(__always)
     func keyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
+        guard MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size else {
+            let slot = ArchiveContainerSlot(first: frame, second: 0, depth: depth)
+            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(state: self, slot: slot))
+        }
         if let (box, slot) = containers.reusable(for: Key.self) {
             slot.first = frame
             slot.depth = depth
@@ -125,6 +130,10 @@ extension ArchiveDecodingState {
         count: Int,
         depth: Int
     ) -> KeyedDecodingContainer<Key> {
+        guard MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size else {
+            let slot = ArchiveDecodingSlot(state: self, first: start, second: count, depth: depth)
+            return KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(slot: slot))
+        }
         if let (box, cached) = containers.reusable(for: Key.self) {
             let slot = unsafeDowncast(cached, to: ArchiveDecodingSlot.self)
             slot.first = start
