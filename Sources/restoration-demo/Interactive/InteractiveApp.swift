@@ -114,7 +114,8 @@ enum InteractiveApp {
         SystemCalls.leaveRawMode()
         switch result {
         case .success(let report):
-            SystemCalls.write("Saved \(report.savedPaths.count) nodes (\(report.byteCount) bytes) to \(directory.path).\n")
+            SystemCalls.write(
+                "Saved \(report.savedPaths.count) nodes (\(report.byteCount) bytes) to \(directory.path).\n")
             SystemCalls.write("Suspended: `fg` continues; or kill it and run `restoration-demo --interactive` again.\n")
         case .failure(let error):
             SystemCalls.write("Could not save: \(error). Suspended.\n")

@@ -49,7 +49,9 @@ enum ScriptedSession {
         for line in columns.lines(leftTitle: "before the kill", rightTitle: "after the relaunch") {
             print("  " + line)
         }
-        print("  \(max(before.lines.count, after.lines.count)) lines, \(columns.differenceCount) differ (≠ marks a line that differs)")
+        print(
+            "  \(max(before.lines.count, after.lines.count)) lines, \(columns.differenceCount) differ (≠ marks a line that differs)"
+        )
         print("\nThe relaunch's log (StateRestoration's events; durations vary from run to run):")
         for line in foldedLog(log) { print("  " + line) }
         print("  (process started and screens restored in \(relaunchTime.demoMilliseconds))\n")
@@ -103,7 +105,9 @@ enum ScriptedSession {
                 continue
             }
             if parts[1].hasPrefix("launch finished"), !restored.isEmpty {
-                lines.append("launch screen-restored (\(restored.count) debug events): " + restored.map(lastComponent).joined(separator: ", "))
+                lines.append(
+                    "launch screen-restored (\(restored.count) debug events): "
+                        + restored.map(lastComponent).joined(separator: ", "))
             }
             lines.append(String(parts[1]))
         }

@@ -109,7 +109,8 @@ struct ShopApp {
                 screen.state.selectedIndex = min(max(moved, 0), max(products.count - 1, 0))
             }
         case .enter where products.indices.contains(results.state.selectedIndex):
-            try tree.push(ProductScreen(state: .init(productID: products[results.state.selectedIndex].id)), onto: "shop")
+            try tree.push(
+                ProductScreen(state: .init(productID: products[results.state.selectedIndex].id)), onto: "shop")
         case .escape: try tree.pop(from: "shop")
         default: break
         }
