@@ -36,9 +36,37 @@ enum InteractiveApp {
         let signals = try SystemCalls.installSignalPipe()
         try SystemCalls.enterRawMode()
         SystemCalls.write(ScreenDrawing.enter)
+        let saved: Result<SaveReport, any Error>
+        do {
+            saved = try await handleInput(&app, with: coordinator, directory: directory, signals: signals)
+        } catch {
+            SystemCalls.write(ScreenDrawing.leave)
+            SystemCalls.leaveRawMode()
+            throw error
+        }
+        SystemCalls.write(ScreenDrawing.leave)
+        SystemCalls.leaveRawMode()
+        switch saved {
+        case .success(let report):
+            SystemCalls.write("Saved \(report.savedPaths.count) nodes to \(directory.path);\n")
+            SystemCalls.write("`restoration-demo --interactive` brings you back here.\n")
+            return 0
+        case .failure(let error):
+            SystemCalls.write("Could not save: \(error)\n")
+            return 1
+        }
+    }
+
+    /// Reads keys and signals and redraws, until the user quits or the input
+    /// ends; then saves.
+    ///
+    /// - Returns: The result of the save made on quitting.
+    private static func handleInput(
+        _ app: inout ShopApp, with coordinator: RestorationCoordinator<DefaultRestorationDelegate>, directory: URL,
+        signals: Int32
+    ) async throws -> Result<SaveReport, any Error> {
         var decoder = KeyDecoder()
-        var saved: Result<SaveReport, any Error>?
-        loop: while true {
+        while true {
             SystemCalls.write(ScreenDrawing.frame(of: app))
             var keys: [Key] = []
             switch SystemCalls.waitForInput([0, signals], timeoutMilliseconds: decoder.isWaiting ? 40 : -1) {
@@ -47,8 +75,7 @@ enum InteractiveApp {
             case .readable(0):
                 guard let bytes = SystemCalls.readAvailable(0) else { continue }
                 if bytes.isEmpty {
-                    saved = await save(app, with: coordinator)
-                    break loop
+                    return await save(app, with: coordinator)
                 }
                 keys = decoder.decode(bytes)
             default:
@@ -62,34 +89,19 @@ enum InteractiveApp {
                     case SystemCalls.resizeSignal:
                         break
                     default:  // interrupted, terminated or hung up: quit, saving
-                        saved = await save(app, with: coordinator)
-                        break loop
+                        return await save(app, with: coordinator)
                     }
                 }
             }
             for key in keys {
                 do {
                     if try app.handle(key) == .quit {
-                        saved = await save(app, with: coordinator)
-                        break loop
+                        return await save(app, with: coordinator)
                     }
                 } catch {
                     app.status = "\(error)"
                 }
             }
-        }
-        SystemCalls.write(ScreenDrawing.leave)
-        SystemCalls.leaveRawMode()
-        switch saved {
-        case .success(let report)?:
-            SystemCalls.write("Saved \(report.savedPaths.count) nodes to \(directory.path);\n")
-            SystemCalls.write("`restoration-demo --interactive` brings you back here.\n")
-            return 0
-        case .failure(let error)?:
-            SystemCalls.write("Could not save: \(error)\n")
-            return 1
-        case nil:
-            return 0
         }
     }
 

@@ -47,6 +47,7 @@ struct ShopApp {
     /// typing edits the query or the message, ↑ and ↓ move the selection, Enter
     /// opens, Esc goes back, and `q` quits where it is not typed into a field.
     mutating func handle(_ key: Key) throws(HierarchyError) -> Outcome {
+        status = ""
         guard let (path, screen) = visible else { return .handled }
         let reference = NodeReference(path)
         switch key {
@@ -94,7 +95,6 @@ struct ShopApp {
             status = "Nothing matches \"\(search.state.query)\"."
         } else {
             try tree.push(results, onto: "shop")
-            status = ""
         }
     }
 
