@@ -122,13 +122,20 @@ enum SystemCalls {
     /// (one whose parent is in another session, as when a test harness starts the
     /// app with `setsid` on a pseudo-terminal): the process then stops with
     /// SIGSTOP instead, so Ctrl-Z still stops it.
+    ///
+    /// The signal is raised on the calling thread with SIGTSTP unblocked there:
+    /// the loop may run on a thread of Swift's concurrency pool, which blocks
+    /// most signals, and a signal sent to the whole process could instead reach
+    /// the handler once it is installed again.
     static func suspendProcess() {
+        var suspend = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&suspend)
+        sigaddset(&suspend, SIGTSTP)
         _ = signal(SIGTSTP, SIG_DFL)
-        if isProcessGroupOrphaned {
-            _ = raise(SIGSTOP)
-        } else {
-            _ = raise(SIGTSTP)
-        }
+        pthread_sigmask(SIG_UNBLOCK, &suspend, &previous)
+        _ = raise(isProcessGroupOrphaned ? SIGSTOP : SIGTSTP)  // returns once continued
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         _ = signal(SIGTSTP, forwardSignal)
     }
 
