@@ -56,7 +56,14 @@ struct DemoProcess {
     /// Starts the demo on a new pseudo-terminal, as the leader of a new session
     /// whose controlling terminal it is: keys written to ``output`` reach it as
     /// typed, and Ctrl-Z (byte 0x1A) makes the terminal send it SIGTSTP.
-    static func onTerminal(_ arguments: [String]) throws -> DemoProcess {
+    ///
+    /// - Parameters:
+    ///   - arguments: The demo's arguments.
+    ///   - program: The program to start instead of the demo (a shell, say).
+    ///   - environment: Variables to set for it.
+    static func onTerminal(
+        _ arguments: [String], program: String? = nil, environment: [String: String] = [:]
+    ) throws -> DemoProcess {
         // openpty rather than posix_openpt: Swift's Glibc module leaves out the XSI functions.
         var master: Int32 = -1
         var replica: Int32 = -1
@@ -72,7 +79,7 @@ struct DemoProcess {
         }
         let terminal = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do {
-            let pid = try spawn(arguments, newSession: true) { actions in
+            let pid = try spawn(program, arguments, environment: environment, newSession: true) { actions in
                 // Opened after setsid: a session leader opening a terminal makes it its controlling terminal.
                 posix_spawn_file_actions_addopen(&actions, 0, terminal, O_RDWR, 0)
                 posix_spawn_file_actions_adddup2(&actions, 0, 1)
@@ -97,7 +104,7 @@ struct DemoProcess {
         guard pipe(&ends) == 0 else { throw Failure(description: "pipe failed: \(errnoMessage)") }
         defer { closeDescriptor(ends[1]) }
         do {
-            let pid = try spawn(arguments, newSession: false) { actions in
+            let pid = try spawn(nil, arguments, environment: [:], newSession: false) { actions in
                 posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
                 posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
                 posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
@@ -120,9 +127,10 @@ struct DemoProcess {
     #endif
 
     private static func spawn(
-        _ arguments: [String], newSession: Bool, files: (inout FileActions) -> Void
+        _ program: String?, _ arguments: [String], environment extra: [String: String], newSession: Bool,
+        files: (inout FileActions) -> Void
     ) throws -> pid_t {
-        let executable = try executable().path
+        let executable = try program ?? executable().path
         var actions = FileActions()
         var attributes = Attributes()
         posix_spawn_file_actions_init(&actions)
@@ -150,6 +158,7 @@ struct DemoProcess {
         defer { argv.forEach { free($0) } }
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm-256color"
+        environment.merge(extra) { $1 }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
 

@@ -64,3 +64,47 @@ import Testing
         }
     #endif
 }
+
+extension InteractiveDemoTests {
+    #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+        /// A job-control shell, as a user runs the demo: there the app stops by
+        /// SIGTSTP itself (which POSIX discards in the first test's orphaned
+        /// process group), and `fg` brings it back.
+        @Test(
+            "under bash's job control, Ctrl-Z saves and stops the app by SIGTSTP; fg brings it back; kill -9 and a new run restore it",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"))
+        func jobControlShell() throws {
+            let root = try TemporaryDirectory()
+            defer { root.remove() }
+            let store = root.url.appendingPathComponent("store")
+            let command = "'\(try DemoProcess.executable().path)' --interactive --directory '\(store.path)'\r"
+
+            var shell = try DemoProcess.onTerminal(
+                ["--norc", "--noprofile", "-i"], program: "/bin/bash", environment: ["PS1": "$ "])
+            defer { shell.terminate() }
+            try shell.type(command)
+            try shell.waitForScreen(containing: ["Fresh start", "Search: "], "the first run")
+            try shell.type("oat milk")
+            try shell.waitForScreen(containing: ["Search: oat milk"], "typing the query")
+
+            try shell.type("\u{1A}")
+            try shell.waitForScreen(containing: ["Suspended", "Stopped "], "Ctrl-Z: saving and stopping")
+            // bash says `Stopped` for SIGTSTP, `Stopped (signal)` for SIGSTOP.
+            #expect(!shell.screen.contains("Stopped (signal)"), "stopped by SIGSTOP, not SIGTSTP:\n\(shell.screen)")
+            #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("main.restoration").path))
+
+            try shell.type("fg\r")
+            try shell.waitForScreen(containing: ["Back from the background", "Search: oat milk"], "fg: continuing")
+            try shell.type("\u{1A}")
+            try shell.waitForScreen(containing: ["Suspended", "Stopped "], "Ctrl-Z again")
+
+            try shell.type("kill -9 %1\r" + command)
+            try shell.waitForScreen(containing: ["Restored 2 screens", "Search: oat milk"], "the run after kill -9")
+            try shell.type("\u{11}")
+            try shell.waitForScreen(containing: ["brings you back here"], "Ctrl-Q: quitting")
+            try shell.type("exit\r")
+            let exited = WaitStatus(raw: try shell.waitForStopOrExit("exiting the shell"))
+            #expect(exited.exitCode == 0, "bash \(exited):\n\(shell.screen)")
+        }
+    #endif
+}
