@@ -4,10 +4,10 @@ import Foundation
 /// scripted session: commands go to its standard input, answers come back one
 /// line at a time, each within a deadline.
 final class ChildProcess {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: SystemCalls.SpawnedProcess
     private var buffered: [UInt8] = []
+    /// Whether the process's standard input is still open.
+    private var inputIsOpen = true
 
     /// How long an answer may take: generous, for a busy machine; reached only
     /// when something is wrong.
@@ -15,15 +15,16 @@ final class ChildProcess {
 
     /// Starts this executable again in the hidden app mode on a storage directory.
     init(directory: URL) throws {
-        process.executableURL = Self.executable
-        process.arguments = ["--app-process", directory.path]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        process = try SystemCalls.spawn(Self.executable.path, arguments: ["--app-process", directory.path])
+    }
+
+    deinit {
+        if inputIsOpen { SystemCalls.close(process.input) }
+        SystemCalls.close(process.output)
     }
 
     /// The process's identifier.
-    var processIdentifier: Int32 { process.processIdentifier }
+    var processIdentifier: Int32 { process.id }
 
     /// This executable.
     static var executable: URL {
@@ -31,15 +32,10 @@ final class ChildProcess {
         return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
     }
 
-    /// Sends one command line.
-    func send(_ line: String) throws {
-        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
-    }
-
     /// Sends a command and returns the lines it answered with, up to `ok`.
     @discardableResult
     func command(_ line: String) throws -> [String] {
-        try send(line)
+        try SystemCalls.writeLine(line, to: process.input)
         var answer: [String] = []
         while true {
             let received = try readLine()
@@ -54,7 +50,6 @@ final class ChildProcess {
     /// - Throws: ``DemoError`` when the process ends, or says nothing within the timeout.
     func readLine() throws -> String {
         let deadline = ContinuousClock.now + Self.timeout
-        let descriptor = output.fileHandleForReading.fileDescriptor
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffered[..<newline], as: UTF8.self)
@@ -66,8 +61,8 @@ final class ChildProcess {
                 throw DemoError("the app process \(processIdentifier) said nothing for \(Self.timeout)")
             }
             let milliseconds = Int32(clamping: left.components.seconds * 1000 + 1)
-            guard SystemCalls.waitForInput([descriptor], timeoutMilliseconds: milliseconds) != .timedOut,
-                let bytes = SystemCalls.readAvailable(descriptor)
+            guard SystemCalls.waitForInput([process.output], timeoutMilliseconds: milliseconds) != .timedOut,
+                let bytes = SystemCalls.readAvailable(process.output)
             else { continue }
             if bytes.isEmpty { throw DemoError("the app process \(processIdentifier) ended unexpectedly") }
             buffered += bytes
@@ -79,16 +74,15 @@ final class ChildProcess {
     /// - Returns: Whether it ended by that signal.
     func kill() throws -> Bool {
         try SystemCalls.killImmediately(processIdentifier)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal && process.terminationStatus == SystemCalls.killSignal
+        return try SystemCalls.waitForExit(processIdentifier) == .signaled(SystemCalls.killSignal)
     }
 
     /// Ends the process's input, so it quits, and waits for it.
     ///
-    /// - Returns: Its exit status.
-    func finish() throws -> Int32 {
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
+    /// - Returns: How it ended.
+    func finish() throws -> SystemCalls.Termination {
+        SystemCalls.close(process.input)
+        inputIsOpen = false
+        return try SystemCalls.waitForExit(processIdentifier)
     }
 }

@@ -56,9 +56,9 @@ enum ScriptedSession {
         for line in foldedLog(log) { print("  " + line) }
         print("  (process started and screens restored in \(relaunchTime.demoMilliseconds))\n")
 
-        guard outcome == "restored", status == 0, differences == 0 else {
+        guard outcome == "restored", status == .exited(0), differences == 0 else {
             if differences > 0 { printFullDifferences(before: before, after: after) }
-            print("FAILED: \(outcome), exit status \(status), \(differences) lines differ.")
+            print("FAILED: the relaunch \(outcome), its process \(status), \(differences) lines differ.")
             return 1
         }
         print("Same screens, same state: the user is back where they left off.")
