@@ -65,20 +65,7 @@ struct DemoProcess {
     static func onTerminal(
         _ arguments: [String], program: String? = nil, environment: [String: String] = [:]
     ) throws -> DemoProcess {
-        // openpty rather than posix_openpt: Swift's Glibc module leaves out the XSI functions.
-        var master: Int32 = -1
-        var replica: Int32 = -1
-        guard openpty(&master, &replica, nil, nil, nil) == 0 else {
-            throw Failure(description: "openpty failed: \(errnoMessage)")
-        }
-        var name = [CChar](repeating: 0, count: 256)
-        let named = ttyname_r(replica, &name, name.count)
-        guard named == 0 else {
-            closeDescriptor(master)
-            closeDescriptor(replica)
-            throw Failure(description: "ttyname_r failed: \(String(cString: strerror(named)))")
-        }
-        let terminal = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (master, replica, terminal) = try openTerminal()
         do {
             let pid = try spawn(program, arguments, environment: environment, newSession: true) { actions in
                 // Opened after setsid: a session leader opening a terminal makes it its controlling terminal.
@@ -96,6 +83,43 @@ struct DemoProcess {
             closeDescriptor(replica)
             throw error
         }
+    }
+
+    /// Opens a new pseudo-terminal.
+    ///
+    /// - Returns: Its master side, its replica side, and the replica's path.
+    private static func openTerminal() throws -> (master: Int32, replica: Int32, path: String) {
+        #if canImport(Darwin)
+            let master = posix_openpt(O_RDWR | O_NOCTTY)
+            guard master >= 0 else { throw Failure(description: "posix_openpt failed: \(errnoMessage)") }
+            guard grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
+                closeDescriptor(master)
+                throw Failure(description: "cannot set up the pseudo-terminal: \(errnoMessage)")
+            }
+            let path = String(cString: name)
+            let replica = open(path, O_RDWR | O_NOCTTY)
+            guard replica >= 0 else {
+                closeDescriptor(master)
+                throw Failure(description: "cannot open \(path): \(errnoMessage)")
+            }
+            return (master, replica, path)
+        #else
+            // openpty rather than posix_openpt: Swift's Glibc module leaves out the XSI functions.
+            var master: Int32 = -1
+            var replica: Int32 = -1
+            guard openpty(&master, &replica, nil, nil, nil) == 0 else {
+                throw Failure(description: "openpty failed: \(errnoMessage)")
+            }
+            var name = [CChar](repeating: 0, count: 256)
+            let named = ttyname_r(replica, &name, name.count)
+            guard named == 0 else {
+                closeDescriptor(master)
+                closeDescriptor(replica)
+                throw Failure(description: "ttyname_r failed: \(String(cString: strerror(named)))")
+            }
+            let terminal = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return (master, replica, terminal)
+        #endif
     }
 
     /// Starts the demo with its standard output and error into a pipe, and its
