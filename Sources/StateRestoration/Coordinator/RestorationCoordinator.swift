@@ -101,7 +101,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         var restoredScreens: [(address: [NodeStep], path: IdentifierPath?)] = []
         var markerNotes: [String] = []
         let read = readArchive(notes: &markerNotes)
-        log.phase("read archive")
+        log.phase("read archive, write restoration marker")
         switch read {
         case .fresh(let freshReport):
             report = freshReport
@@ -173,7 +173,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             tree.root.finishRestoring(at: restored.address[...])
         }
         removeRestorationMarker(notes: &report.notes)
-        log.phase("finished restoring")
+        log.phase("finished restoring, remove restoration marker")
         Self.logOutcome(of: report, to: log)
         return RestorationSession(tree: tree, report: report)
     }

@@ -61,8 +61,8 @@ private struct OldProductScreen: RestorableScreen {
         #expect(events.lines(.archiveRead).first?.hasPrefix("launch archive-read: main, format 1, app 1.0, saved ") == true)
         #expect(
             events.recorded.filter { $0.kind == .phase }.map(\.message) == [
-                "will-finish-launching", "read archive", "should-restore", "restore shared objects",
-                "re-create and decode screens", "did-decode", "did-finish-launching", "extensions", "finished restoring",
+                "will-finish-launching", "read archive, write restoration marker", "should-restore", "restore shared objects",
+                "re-create and decode screens", "did-decode", "did-finish-launching", "extensions", "finished restoring, remove restoration marker",
             ])
         let skipped = try #require(events.recorded.first { $0.kind == .screenSkipped })
         #expect(skipped.level == .warning)
