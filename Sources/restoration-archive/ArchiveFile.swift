@@ -76,7 +76,8 @@ struct ArchiveFile {
             throw ToolError("cannot read \(path): not a regular file")
         }
         if let size = attributes?[.size] as? Int, size > maximumFileSize {
-            throw ToolError("cannot read \(path): \(size) bytes is more than a restoration archive can be (\(maximumFileSize))")
+            throw ToolError(
+                "cannot read \(path): \(size) bytes is more than a restoration archive can be (\(maximumFileSize))")
         }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw ToolError("cannot read \(path): permission denied")

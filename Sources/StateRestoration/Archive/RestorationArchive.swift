@@ -61,10 +61,14 @@ package struct RestorationArchive: Codable, Sendable {
         // is what gets encoded again.
         encodedRoot = nil
         do {
-            root = try container.decodeIfPresent(Data.self, forKey: .root).map { try ArchivedNode(decoding: $0, depth: 1) }
+            root = try container.decodeIfPresent(Data.self, forKey: .root).map {
+                try ArchivedNode(decoding: $0, depth: 1)
+            }
         } catch {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: [CodingKeys.root], debugDescription: "the hierarchy does not decode: \(error)", underlyingError: error))
+                .init(
+                    codingPath: [CodingKeys.root], debugDescription: "the hierarchy does not decode: \(error)",
+                    underlyingError: error))
         }
     }
 
@@ -138,7 +142,8 @@ package struct ArchivedNode: Sendable, Equatable {
             throw ArchiveError(.depthLimitExceeded, "the hierarchy nests deeper than \(Self.maximumDepth) levels")
         }
         let record = try ArchiveDecoder().decode(ArchivedNodeRecord.self, from: data)
-        self.init(id: record.id, kind: record.kind, type: record.type, version: record.version, state: record.state,
+        self.init(
+            id: record.id, kind: record.kind, type: record.type, version: record.version, state: record.state,
             selected: record.selected)
         children = try record.children.map { try $0.map { try ArchivedNode(decoding: $0, depth: depth + 1) } }
         presented = try record.presented.map { try $0.map { try ArchivedNode(decoding: $0, depth: depth + 1) } }
@@ -146,7 +151,8 @@ package struct ArchivedNode: Sendable, Equatable {
 
     /// The node's encoding, its children encoded on their own.
     package func encoded() throws -> Data {
-        var record = ArchivedNodeRecord(id: id, kind: kind, type: type, version: version, state: state, selected: selected)
+        var record = ArchivedNodeRecord(
+            id: id, kind: kind, type: type, version: version, state: state, selected: selected)
         record.children = try children.map { try $0.map { try $0.encoded() } }
         record.presented = try presented.map { try $0.map { try $0.encoded() } }
         return try ArchiveEncoder().encode(record)

@@ -56,7 +56,8 @@ struct HierarchyArchiver {
     /// The root's encoding, or nil when the root has no identifier.
     mutating func archive(_ tree: ScreenTree, report: inout SaveReport) throws(RestorationError) -> Data? {
         let previousRoot = previous?.shape.id == tree.root.identifier ? previous : nil
-        let root = try archive(tree.root, component: tree.root.identifier, parent: nil, previous: previousRoot, report: &report)
+        let root = try archive(
+            tree.root, component: tree.root.identifier, parent: nil, previous: previousRoot, report: &report)
         encoded = root?.entry
         return root?.entry.bytes
     }
@@ -168,13 +169,19 @@ struct HierarchyArchiver {
             id: component, kind: node.kind, type: record.type, version: record.version, selected: record.selected,
             children: node.kind == .screen ? nil : children.map(\.component), presented: presentedComponent)
         if reused, let previous, previous.shape == shape {
-            return (Entry(shape: shape, bytes: previous.bytes, state: encodedState, children: childEntries,
-                presented: presentedEntries), true)
+            return (
+                Entry(
+                    shape: shape, bytes: previous.bytes, state: encodedState, children: childEntries,
+                    presented: presentedEntries), true
+            )
         }
         do {
             let bytes = try encoder.encode(record)
-            return (Entry(shape: shape, bytes: bytes, state: encodedState, children: childEntries,
-                presented: presentedEntries), false)
+            return (
+                Entry(
+                    shape: shape, bytes: bytes, state: encodedState, children: childEntries,
+                    presented: presentedEntries), false
+            )
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save the node \(path): \(error)", underlying: error)

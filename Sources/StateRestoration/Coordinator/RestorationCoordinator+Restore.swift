@@ -29,7 +29,8 @@ extension RestorationCoordinator {
         ) {
             skip(path, reason, message)
             for child in (node.children ?? []) + (node.presented ?? []) {
-                skipSubtree(child, at: path.appending(child.id), .ancestorSkipped, "\(path), above it, was not restored")
+                skipSubtree(
+                    child, at: path.appending(child.id), .ancestorSkipped, "\(path), above it, was not restored")
             }
         }
 
@@ -74,10 +75,12 @@ extension RestorationCoordinator {
         if let presented = archived.presented?.first {
             let presentedPath = path.appending(presented.id)
             if let presentable = declared.presentable.first(where: { $0.identifier == presented.id }) {
-                node.presented = await restore(presented, declared: presentable, path: presentedPath, into: &restoration)
+                node.presented = await restore(
+                    presented, declared: presentable, path: presentedPath, into: &restoration)
             } else {
                 restoration.skipSubtree(
-                    presented, at: presentedPath, .notDeclared, "\(path) declares no presentable element \(presented.id)")
+                    presented, at: presentedPath, .notDeclared,
+                    "\(path) declares no presentable element \(presented.id)")
             }
         }
         return node
@@ -93,7 +96,8 @@ extension RestorationCoordinator {
         guard typeKey == declaredType.typeKey else {
             if declaration.screenTypes[typeKey] == nil {
                 restoration.skipSubtree(
-                    archived, at: path, .unknownType, "the archive names type key \(typeKey), which no declared screen has")
+                    archived, at: path, .unknownType,
+                    "the archive names type key \(typeKey), which no declared screen has")
             } else {
                 restoration.skipSubtree(
                     archived, at: path, .notDeclared,
@@ -120,7 +124,8 @@ extension RestorationCoordinator {
         if let maximumAge = S.maximumStateAge, restoration.archiveAge > maximumAge {
             skip(
                 .stale,
-                "\(S.typeKey) allows states up to \(maximumAge.formatted) old; this one is \(restoration.archiveAge.formatted)")
+                "\(S.typeKey) allows states up to \(maximumAge.formatted) old; this one is \(restoration.archiveAge.formatted)"
+            )
             return nil
         }
         let state: S.State
@@ -141,7 +146,8 @@ extension RestorationCoordinator {
             }
             screen = made
         } else {
-            let request = ScreenRequest(identifierPath: path, archiveInfo: restoration.info, defaultScreen: S(state: state))
+            let request = ScreenRequest(
+                identifierPath: path, archiveInfo: restoration.info, defaultScreen: S(state: state))
             guard let made = await delegate.screen(forIdentifierPath: path, request: request) else {
                 skip(.delegateReturnedNil, "the delegate returned no screen for \(path)")
                 return nil
@@ -167,12 +173,15 @@ extension RestorationCoordinator {
         var restored: [String] = []
         for saved in archived {
             guard let object = objects[saved.id] else {
-                notes.append("the archive holds object \(saved.id) (\(saved.type)), but no object is registered under that identifier")
+                notes.append(
+                    "the archive holds object \(saved.id) (\(saved.type)), but no object is registered under that identifier"
+                )
                 continue
             }
             guard Swift.type(of: object).typeKey == saved.type else {
                 notes.append(
-                    "object \(saved.id) was saved as \(saved.type), but a \(Swift.type(of: object).typeKey) is registered under that identifier")
+                    "object \(saved.id) was saved as \(saved.type), but a \(Swift.type(of: object).typeKey) is registered under that identifier"
+                )
                 continue
             }
             do {
@@ -197,7 +206,9 @@ extension RestorationCoordinator {
             let newer = version > S.stateVersion ? ", saved by a newer build" : ""
             throw SkippedScreen(
                 path: path, reason: .stateVersionMismatch,
-                message: "\(S.typeKey) was saved with State version \(version)\(newer); this build has version \(S.stateVersion) and no migration from it")
+                message:
+                    "\(S.typeKey) was saved with State version \(version)\(newer); this build has version \(S.stateVersion) and no migration from it"
+            )
         }
         do {
             let state = try migration.migrate(decoder, data)
@@ -227,7 +238,8 @@ extension RestorationCoordinator {
             } else {
                 restoration.skipSubtree(
                     child, at: childPath, .notDeclared,
-                    "\(path) declares no \(index == 0 ? "root" : "pushable screen") \(position?.base ?? child.id) at position \(index)")
+                    "\(path) declares no \(index == 0 ? "root" : "pushable screen") \(position?.base ?? child.id) at position \(index)"
+                )
             }
             guard let restored else {
                 for above in saved.dropFirst(index + 1) {
@@ -263,7 +275,8 @@ extension RestorationCoordinator {
         }
         for savedTab in saved where !declared.children.contains(where: { $0.identifier == savedTab.id }) {
             restoration.skipSubtree(
-                savedTab, at: path.appending(savedTab.id), .notDeclared, "\(path) no longer declares a tab \(savedTab.id)")
+                savedTab, at: path.appending(savedTab.id), .notDeclared,
+                "\(path) no longer declares a tab \(savedTab.id)")
         }
         let selection = archived.selected ?? declared.initialSelection
         let selected = selection.flatMap { id in tabs.firstIndex { $0.identifier == id } } ?? 0
@@ -280,14 +293,16 @@ extension RestorationCoordinator {
         for child in archived.children ?? [] {
             let childPath = path.appending(child.id)
             guard seen.insert(child.id).inserted else {
-                restoration.skipSubtree(child, at: childPath, .malformed, "\(path) has two saved children named \(child.id)")
+                restoration.skipSubtree(
+                    child, at: childPath, .malformed, "\(path) has two saved children named \(child.id)")
                 continue
             }
             let childDeclaration =
                 declared.children.first { $0.identifier == child.id }
                 ?? declared.children.first { $0.typeKey != nil && $0.typeKey == child.type }
             guard let childDeclaration else {
-                restoration.skipSubtree(child, at: childPath, .notDeclared, "\(path) declares no child like \(child.id)")
+                restoration.skipSubtree(
+                    child, at: childPath, .notDeclared, "\(path) declares no child like \(child.id)")
                 continue
             }
             if var restored = await restore(child, declared: childDeclaration, path: childPath, into: &restoration) {
@@ -355,4 +370,3 @@ extension ScreenNode {
         }
     }
 }
-

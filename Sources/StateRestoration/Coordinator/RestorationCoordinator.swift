@@ -108,7 +108,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         case .archive(let archive, let info):
             log(
                 .info, .archiveRead,
-                "\(configuration.storeKey), format \(info.formatVersion), app \(info.appVersion ?? "unknown"), saved \(info.savedAt.formatted(.iso8601)), \(info.screenCount) screens")
+                "\(configuration.storeKey), format \(info.formatVersion), app \(info.appVersion ?? "unknown"), saved \(info.savedAt.formatted(.iso8601)), \(info.screenCount) screens"
+            )
             let now = configuration.now()
             let age = Duration.seconds(max(0, now.timeIntervalSince(info.savedAt)))
             if let maximumAge = configuration.maximumArchiveAge, age > maximumAge {
@@ -116,7 +117,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     outcome: .fresh,
                     freshReason: .init(
                         .stale,
-                        "archive \(configuration.storeKey) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored"))
+                        "archive \(configuration.storeKey) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored"
+                    ))
                 report.archiveInfo = info
             } else if await delegate.shouldRestore(info) {
                 log.phase("should-restore")
@@ -127,7 +129,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 var restoredRoot: ScreenNode?
                 if let root = archive.root {
                     restoredRoot = await restore(
-                        root, declared: initialTree.root.declaration, path: IdentifierPath([root.id]), into: &restoration)
+                        root, declared: initialTree.root.declaration, path: IdentifierPath([root.id]),
+                        into: &restoration)
                 }
                 log.phase("re-create and decode screens")
                 if let node = restoredRoot {
@@ -140,7 +143,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                         outcome: .fresh,
                         freshReason: .init(
                             .rootNotRestored,
-                            "the archive's root \(found) could not be restored as the declaration's root \(initialTree.root.displayName)"))
+                            "the archive's root \(found) could not be restored as the declaration's root \(initialTree.root.displayName)"
+                        ))
                 }
                 report.archiveInfo = info
                 report.skipped = restoration.skipped
@@ -149,7 +153,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 report.notes += objectNotes
                 let appState = decodeAppState(archive.appState, notes: &report.notes)
                 await delegate.didDecodeRestorableState(
-                    appState, context: RestorationContext(identifierPath: nil, archiveInfo: info, extensions: extensions))
+                    appState,
+                    context: RestorationContext(identifierPath: nil, archiveInfo: info, extensions: extensions))
                 log.phase("did-decode")
             } else {
                 report = LaunchReport(
@@ -161,7 +166,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         report.notes += markerNotes
 
         await delegate.didFinishLaunching(
-            report, context: RestorationContext(identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions))
+            report,
+            context: RestorationContext(identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions))
         log.phase("did-finish-launching")
         report.extensions = await ExtensionRunner.run(
             extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock)
@@ -332,7 +338,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         for identifier in report.restoredObjects { log(.info, .objectRestored, identifier) }
         for path in report.restoredPaths { log(.debug, .screenRestored, path: path, "restored") }
         for migrated in report.migrated {
-            log(.info, .screenMigrated, path: migrated.path, "State version \(migrated.fromVersion) to \(migrated.toVersion)")
+            log(
+                .info, .screenMigrated, path: migrated.path,
+                "State version \(migrated.fromVersion) to \(migrated.toVersion)")
         }
         for skipped in report.skipped {
             log(.warning, .screenSkipped, path: skipped.path, "\(skipped.reason): \(skipped.message)")
@@ -345,7 +353,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         for note in report.notes { log(.warning, .note, note) }
         for diagnostic in report.diagnostics { log(.info, .note, path: diagnostic.path, diagnostic.message) }
         log.finished(
-            "\(report.outcome.rawValue), \(report.restoredPaths.count) screens restored, \(report.skipped.count) skipped")
+            "\(report.outcome.rawValue), \(report.restoredPaths.count) screens restored, \(report.skipped.count) skipped"
+        )
     }
 
     /// Saves a hierarchy as the archive the next launch restores, and logs it.
@@ -361,7 +370,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 for warning in report.budgetWarnings { log(.warning, .budgetExceeded, warning) }
                 if report.saved {
                     log.finished(
-                        "\(report.savedPaths.count) nodes saved, \(report.encodedStateCount) states encoded, \(report.reusedStateCount) reused, \(report.byteCount.grouped) bytes")
+                        "\(report.savedPaths.count) nodes saved, \(report.encodedStateCount) states encoded, \(report.reusedStateCount) reused, \(report.byteCount.grouped) bytes"
+                    )
                 } else {
                     log(.info, .declined, "should-save declined; the previous archive stays")
                 }
@@ -466,7 +476,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         if let marker = restorationMarkerKey {
             if (try? store.read(marker)) != nil {
                 if configuration.restoresAfterCrash {
-                    notes.append("the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
+                    notes.append(
+                        "the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
                 } else {
                     var report = LaunchReport(
                         outcome: .fresh,
@@ -481,7 +492,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             do {
                 try store.write(Data("restoring since \(Date())".utf8), to: marker)
             } catch {
-                notes.append("crash-loop protection is off for this launch: the marker \(marker) could not be written: \(error)")
+                notes.append(
+                    "crash-loop protection is off for this launch: the marker \(marker) could not be written: \(error)")
             }
         } else {
             notes.append("crash-loop protection is off: no marker key can be made from the store key \(key)")
@@ -514,7 +526,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         do {
             try store.remove(marker)
         } catch {
-            notes.append("the restoration marker \(marker) could not be removed; the next launch will not restore: \(error)")
+            notes.append(
+                "the restoration marker \(marker) could not be removed; the next launch will not restore: \(error)")
         }
     }
 

@@ -94,7 +94,8 @@ extension RestorationDelegate {
     public func shouldRestore(_ archive: ArchiveInfo) async -> Bool { true }
 
     /// Makes the screen from its state.
-    public func screen(forIdentifierPath path: IdentifierPath, request: ScreenRequest) async -> (any RestorableScreen)? {
+    public func screen(forIdentifierPath path: IdentifierPath, request: ScreenRequest) async -> (any RestorableScreen)?
+    {
         request.makeScreen()
     }
 

@@ -134,7 +134,8 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         var sceneConfiguration = configuration
         sceneConfiguration.storeKey = key
         return RestorationCoordinator(
-            screens: declaration, store: store, delegate: makeDelegate(sceneIdentifier), configuration: sceneConfiguration)
+            screens: declaration, store: store, delegate: makeDelegate(sceneIdentifier),
+            configuration: sceneConfiguration)
     }
 
     /// The identifiers of the scenes that have a saved archive, sorted.

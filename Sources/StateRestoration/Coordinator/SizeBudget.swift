@@ -42,14 +42,16 @@ public struct SizeBudget: Sendable, Equatable {
         if let perScreen {
             for size in sizes where size.byteCount > perScreen {
                 warnings.append(
-                    "\(size.path) (\(size.typeKey)) saves \(size.byteCount.grouped) bytes, over the per-screen budget of \(perScreen.grouped): save a database key, not the data")
+                    "\(size.path) (\(size.typeKey)) saves \(size.byteCount.grouped) bytes, over the per-screen budget of \(perScreen.grouped): save a database key, not the data"
+                )
             }
         }
         if let perArchive, archiveBytes > perArchive {
             let largest = sizes.sorted { $0.byteCount > $1.byteCount }.prefix(3)
                 .map { "\($0.path) (\($0.byteCount.grouped) bytes)" }.joined(separator: ", ")
             warnings.append(
-                "archive \(key) is \(archiveBytes.grouped) bytes, over its budget of \(perArchive.grouped); largest screens: \(largest)")
+                "archive \(key) is \(archiveBytes.grouped) bytes, over its budget of \(perArchive.grouped); largest screens: \(largest)"
+            )
         }
         return warnings
     }

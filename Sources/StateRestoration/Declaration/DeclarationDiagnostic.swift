@@ -65,7 +65,9 @@ public struct DeclarationDiagnostic: Sendable, Hashable, CustomStringConvertible
     ///   - path: The element's path.
     ///   - message: One line that says what is wrong and where.
     ///   - location: Where the element was declared.
-    public init(_ severity: Severity, _ code: Code, path: IdentifierPath, message: String, location: DeclarationLocation?) {
+    public init(
+        _ severity: Severity, _ code: Code, path: IdentifierPath, message: String, location: DeclarationLocation?
+    ) {
         self.severity = severity
         self.code = code
         self.path = path

@@ -5,7 +5,8 @@ struct DeclarationValidation {
 
     init(elements: [DeclarationNode]) {
         if elements.count != 1 {
-            let found = elements.isEmpty ? "none" : "\(elements.count): " + elements.map(\.displayName).joined(separator: ", ")
+            let found =
+                elements.isEmpty ? "none" : "\(elements.count): " + elements.map(\.displayName).joined(separator: ", ")
             report(
                 .error, .rootCount, path: [], location: elements.dropFirst().first?.location,
                 "a screen declaration has exactly one root element; found \(found)")
@@ -36,7 +37,8 @@ struct DeclarationValidation {
             if identifier.isEmpty || identifier.contains("/") || identifier.contains("#") {
                 report(
                     .error, .invalidIdentifier, path: path, location: node.location,
-                    "\(path) has an invalid identifier \"\(identifier)\": identifiers are non-empty and contain no / or #")
+                    "\(path) has an invalid identifier \"\(identifier)\": identifiers are non-empty and contain no / or #"
+                )
             }
             if let ancestor = unidentifiedAncestor {
                 report(
@@ -67,7 +69,8 @@ struct DeclarationValidation {
             for pushable in node.pushable where pushable.kind == .stack || pushable.kind == .tabs {
                 report(
                     .error, .invalidPushable, path: path.appending(pushable.displayName), location: pushable.location,
-                    "\(path) declares a \(pushable.kind.rawValue) as pushable; only screens and containers can be pushed")
+                    "\(path) declares a \(pushable.kind.rawValue) as pushable; only screens and containers can be pushed"
+                )
             }
         case .screen, .container:
             break
@@ -114,7 +117,8 @@ struct DeclarationValidation {
             if ObjectIdentifier(existing) != ObjectIdentifier(type) {
                 report(
                     .error, .duplicateTypeKey, path: path, location: node.location,
-                    "\(path): \(String(reflecting: type)) and \(String(reflecting: existing)) both use the type key \(key)")
+                    "\(path): \(String(reflecting: type)) and \(String(reflecting: existing)) both use the type key \(key)"
+                )
             }
         } else {
             screenTypes[key] = type

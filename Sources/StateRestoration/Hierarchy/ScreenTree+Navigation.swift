@@ -21,7 +21,8 @@ extension ScreenTree {
     ) throws(HierarchyError) {
         try modify(stack) { (node, visit) throws(HierarchyError) in
             try Self.require(node, is: .stack, for: "push onto", visit)
-            let declared = try Self.declaration(of: S.self, id: id, among: node.declaration.pushable, role: "pushable", visit)
+            let declared = try Self.declaration(
+                of: S.self, id: id, among: node.declaration.pushable, role: "pushable", visit)
             node.children.append(ScreenNode(declaration: declared, identifier: declared.identifier, screen: screen))
         }
     }
@@ -223,7 +224,9 @@ extension ScreenTree {
             guard var screen = node.screen as? S else {
                 throw HierarchyError(
                     .typeMismatch, reference: reference.description,
-                    message: "\(visit.displayPath) holds \(node.screen.map { "\(Swift.type(of: $0))" } ?? "no screen"), not \(S.self)")
+                    message:
+                        "\(visit.displayPath) holds \(node.screen.map { "\(Swift.type(of: $0))" } ?? "no screen"), not \(S.self)"
+                )
             }
             body(&screen)
             node.screen = screen
@@ -236,7 +239,8 @@ extension ScreenTree {
         guard node.kind == kind else {
             throw HierarchyError(
                 .wrongKind, reference: visit.displayPath.description,
-                message: "cannot \(operation) \(visit.displayPath): it is a \(node.kind.rawValue), not a \(kind.rawValue)")
+                message:
+                    "cannot \(operation) \(visit.displayPath): it is a \(node.kind.rawValue), not a \(kind.rawValue)")
         }
     }
 

@@ -35,7 +35,8 @@ public struct ScreenTree: Sendable, Equatable {
     /// Visits every node in tree order: a node, its children in order, then the
     /// node presented over it.
     func walk(_ body: (Visit) throws -> Void) rethrows {
-        func visit(_ node: ScreenNode, _ address: [NodeStep], _ path: IdentifierPath?, _ display: IdentifierPath) throws {
+        func visit(_ node: ScreenNode, _ address: [NodeStep], _ path: IdentifierPath?, _ display: IdentifierPath) throws
+        {
             try body(Visit(node: node, address: address, path: path, displayPath: display))
             for index in node.children.indices {
                 let child = node.children[index]

@@ -59,7 +59,9 @@ import Testing
             #expect(try ArchiveDecoder().decode(Int.self, from: ArchiveEncoder().encode(value)) == value)
             #expect(try ArchiveDecoder().decode(Double.self, from: ArchiveEncoder().encode(value)) == Double(value))
         }
-        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(UInt.self, from: ArchiveEncoder().encode(-1)) }
+        #expect(throws: DecodingError.self) {
+            try ArchiveDecoder().decode(UInt.self, from: ArchiveEncoder().encode(-1))
+        }
     }
 
     @Test("strings under 64 bytes carry their length in the tag")
@@ -110,7 +112,9 @@ import Testing
         }
     }
 
-    @Test("small containers: a keyed container under 32 bytes has its length in the tag, an array under 32 elements its count")
+    @Test(
+        "small containers: a keyed container under 32 bytes has its length in the tag, an array under 32 elements its count"
+    )
     func smallContainers() throws {
         struct Empty: Codable, Equatable {}
         #expect(try rootBytes(Empty()) == [0x20])

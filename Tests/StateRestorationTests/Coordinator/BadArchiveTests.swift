@@ -50,7 +50,8 @@ import Testing
         }
     }
 
-    @Test("a damaged archive is a fresh launch naming the failed check; it is moved aside; the next save starts anew",
+    @Test(
+        "a damaged archive is a fresh launch naming the failed check; it is moved aside; the next save starts anew",
         arguments: Damage.allCases)
     func damagedArchive(_ damage: Damage) async throws {
         let directory = try TemporaryDirectory()

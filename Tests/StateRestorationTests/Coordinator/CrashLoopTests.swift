@@ -41,7 +41,8 @@ private struct DyingDelegate: RestorationDelegate {
 
 @Suite struct CrashLoopTests {
     #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
-        @Test("a process that dies while restoring makes the next launch start fresh and keep the archive aside",
+        @Test(
+            "a process that dies while restoring makes the next launch start fresh and keep the archive aside",
             arguments: CrashPoint.allCases)
         func crashDuringRestoration(_ point: CrashPoint) async throws {
             let directory = try TemporaryDirectory()

@@ -91,7 +91,8 @@ private final class FaultyStore: RestorationStore {
         #expect(session.report.outcome == .fresh)
     }
 
-    @Test("a full disk or a failure at any step of an atomic write keeps the previous archive",
+    @Test(
+        "a full disk or a failure at any step of an atomic write keeps the previous archive",
         arguments: FileStore.WriteStep.allCases)
     func failureAtEveryStep(_ step: FileStore.WriteStep) async throws {
         let directory = try TemporaryDirectory()

@@ -51,8 +51,10 @@ import Testing
             }
             try await incremental.save(tree)
             let fullStore = InMemoryStore()
-            try await RestorationCoordinator(screens: Shop.declaration(), store: fullStore, configuration: configuration)
-                .save(tree)
+            try await RestorationCoordinator(
+                screens: Shop.declaration(), store: fullStore, configuration: configuration
+            )
+            .save(tree)
             #expect(try incrementalStore.read(.main) == fullStore.read(.main), "after change \(change)")
         }
         let restored = try await RestorationCoordinator(screens: Shop.declaration(), store: incrementalStore).launch()

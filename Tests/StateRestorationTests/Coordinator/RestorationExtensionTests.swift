@@ -87,7 +87,8 @@ private struct LoadingScreen: ProbedScreen {
         var delegate = RecordingDelegate(probe: probe)
         delegate.appExtension = { throw LoginFailed() }
         let session = try await relaunch(delegate: delegate)
-        #expect(session.report.extensions.contains { $0.name == "app extension" && $0.result == .failed("login refused") })
+        #expect(
+            session.report.extensions.contains { $0.name == "app extension" && $0.result == .failed("login refused") })
         #expect(session.report.outcome == .restored)
         #expect(probe.recorded.last == "finish tabs/settings")
     }

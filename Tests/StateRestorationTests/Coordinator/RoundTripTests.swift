@@ -25,7 +25,8 @@ import Testing
         #expect(session.report.skipped.isEmpty)
         #expect(session.tree == tree)
         #expect(session.tree.root.selectedChild?.identifier == "split")
-        #expect(session.tree.screen(ComposeScreen.self, at: "tabs/browse/product#2/compose")?.state.focusedField == "body")
+        #expect(
+            session.tree.screen(ComposeScreen.self, at: "tabs/browse/product#2/compose")?.state.focusedField == "body")
     }
 
     @Test("a fresh tree round-trips too")

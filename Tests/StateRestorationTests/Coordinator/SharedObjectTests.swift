@@ -88,7 +88,9 @@ private struct CartUsingScreen: RestorableScreen {
         let session = try await RestorationCoordinator(screens: declaration, store: store).launch()
         #expect(session.report.outcome == .restored)
         #expect(session.report.restoredObjects.isEmpty)
-        #expect(session.report.notes.contains("the archive holds object cart (cart), but no object is registered under that identifier"))
+        #expect(
+            session.report.notes.contains(
+                "the archive holds object cart (cart), but no object is registered under that identifier"))
         #expect(session.tree.screen(CartUsingScreen.self, at: "shop/cart-user#0")?.cart == nil)
     }
 

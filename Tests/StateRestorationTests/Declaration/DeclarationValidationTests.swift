@@ -38,7 +38,8 @@ import Testing
         }
         let messages = declaration.warnings.map(\.message)
         #expect(declaration.errors.isEmpty)
-        #expect(messages.contains("tabs/<stack>/note will never be restored: tabs/<stack> has no restoration identifier"))
+        #expect(
+            messages.contains("tabs/<stack>/note will never be restored: tabs/<stack> has no restoration identifier"))
         #expect(declaration.warnings.allSatisfy { $0.code == .unreachableIdentifier })
     }
 

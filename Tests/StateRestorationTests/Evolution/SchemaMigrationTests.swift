@@ -82,11 +82,17 @@ private struct ProductV1WithoutGiftWrap: RestorableScreen {
             savedProducts: [.init(productID: 42, giftWrap: true), .init(productID: 7, giftWrap: false)],
             restoringWith: ProductV2.self)
         #expect(session.report.skipped.isEmpty)
-        #expect(session.tree.screen(ProductV2.self, at: "product#1")?.state == .init(productID: "p-42", quantity: 1, options: ["gift-wrap"]))
-        #expect(session.tree.screen(ProductV2.self, at: "product#2")?.state == .init(productID: "p-7", quantity: 1, options: []))
-        #expect(session.report.migrated.map(\.description) == [
-            "browse/product#1 migrated from State version 1 to 2", "browse/product#2 migrated from State version 1 to 2",
-        ])
+        #expect(
+            session.tree.screen(ProductV2.self, at: "product#1")?.state
+                == .init(productID: "p-42", quantity: 1, options: ["gift-wrap"]))
+        #expect(
+            session.tree.screen(ProductV2.self, at: "product#2")?.state
+                == .init(productID: "p-7", quantity: 1, options: []))
+        #expect(
+            session.report.migrated.map(\.description) == [
+                "browse/product#1 migrated from State version 1 to 2",
+                "browse/product#2 migrated from State version 1 to 2",
+            ])
     }
 
     @Test("a migration that throws skips that screen only, with the reason")
@@ -101,8 +107,11 @@ private struct ProductV1WithoutGiftWrap: RestorableScreen {
 
     @Test("an added optional field needs no migration; a removed field is ignored")
     func compatibleChanges() async throws {
-        let added = try await relaunch(savedProducts: [.init(productID: 3, giftWrap: true)], restoringWith: ProductV1WithNote.self)
-        #expect(added.tree.screen(ProductV1WithNote.self, at: "product#1")?.state == .init(productID: 3, giftWrap: true, note: nil))
+        let added = try await relaunch(
+            savedProducts: [.init(productID: 3, giftWrap: true)], restoringWith: ProductV1WithNote.self)
+        #expect(
+            added.tree.screen(ProductV1WithNote.self, at: "product#1")?.state
+                == .init(productID: 3, giftWrap: true, note: nil))
         let removed = try await relaunch(
             savedProducts: [.init(productID: 3, giftWrap: true)], restoringWith: ProductV1WithoutGiftWrap.self)
         #expect(removed.tree.screen(ProductV1WithoutGiftWrap.self, at: "product#1")?.state == .init(productID: 3))
@@ -131,7 +140,8 @@ private struct ProductV1WithoutGiftWrap: RestorableScreen {
             screens: Self.declaration(ProductV2.self), configuration: RestorationConfiguration(appVersion: "2.0")
         ) { OnlySameVersion() }
         let session = try await harness.relaunch(
-            savingWith: old, tree: try old.makeInitialTree(), configuration: RestorationConfiguration(appVersion: "1.0"))
+            savingWith: old, tree: try old.makeInitialTree(), configuration: RestorationConfiguration(appVersion: "1.0")
+        )
         #expect(session.report.freshReason?.code == .declinedByDelegate)
         #expect(session.report.archiveInfo?.appVersion == "1.0")
     }

@@ -59,7 +59,8 @@ import Testing
         let store = InMemoryStore()
         let coordinator = RestorationCoordinator(
             screens: Shop.declaration(), store: store,
-            configuration: RestorationConfiguration(budget: SizeBudget(perScreen: 10_000, perArchive: nil, isEnforced: true)))
+            configuration: RestorationConfiguration(
+                budget: SizeBudget(perScreen: 10_000, perArchive: nil, isEnforced: true)))
         let small = try tree(draftBytes: 100)
         try await coordinator.save(small)
         await #expect {

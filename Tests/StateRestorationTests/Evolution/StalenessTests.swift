@@ -41,7 +41,9 @@ private struct RouteScreen: RestorableScreen {
         let session = try await launch(after: 8 * 86_400, maximumArchiveAge: .seconds(7 * 86_400))
         #expect(session.report.outcome == .fresh)
         #expect(session.report.freshReason?.code == .stale)
-        #expect(session.report.freshReason?.message == "archive main was saved 8 days ago; archives older than 7 days are not restored")
+        #expect(
+            session.report.freshReason?.message
+                == "archive main was saved 8 days ago; archives older than 7 days are not restored")
     }
 
     @Test("a younger archive restores; a screen past its own maximum age is skipped, the rest comes back")

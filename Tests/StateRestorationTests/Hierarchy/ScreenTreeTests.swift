@@ -10,7 +10,9 @@ import Testing
         try tree.push(ProductScreen("p-3"), onto: "browse")
         let stackPaths = tree.restorablePaths.filter { $0.components.count == 3 && $0.components[1] == "browse" }
         #expect(
-            stackPaths == ["tabs/browse/search#0", "tabs/browse/product#1", "tabs/browse/product#2", "tabs/browse/product#3"])
+            stackPaths == [
+                "tabs/browse/search#0", "tabs/browse/product#1", "tabs/browse/product#2", "tabs/browse/product#3",
+            ])
         #expect(tree.screen(ProductScreen.self, at: "tabs/browse/product#2")?.state.productID == "p-2")
         #expect(tree.screen(ProductScreen.self, at: "product#3")?.state.productID == "p-3")
     }

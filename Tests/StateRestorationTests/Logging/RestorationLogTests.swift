@@ -31,11 +31,15 @@ private struct OldProductScreen: RestorableScreen {
         #expect(phases.map(\.message) == ["should-save", "will-encode", "encode", "write"])
         #expect(phases.allSatisfy { $0.duration != nil && $0.description.hasSuffix(" ms)") })
         #expect(events.lines(.nodeSkipped).count == 1)
-        #expect(events.lines(.nodeSkipped).first?.hasPrefix("save node-skipped tabs/<scratch>: no-identifier: ") == true)
+        #expect(
+            events.lines(.nodeSkipped).first?.hasPrefix("save node-skipped tabs/<scratch>: no-identifier: ") == true)
         #expect(events.recorded.filter { $0.kind == .nodeSaved }.compactMap(\.path) == report.savedPaths)
         #expect(events.recorded.filter { $0.kind == .nodeSaved }.allSatisfy { $0.level == .debug })
         let finished = try #require(events.lines(.finished).first)
-        #expect(finished.hasPrefix("save finished: \(report.savedPaths.count) nodes saved, \(report.encodedStateCount) states encoded, 0 reused, "))
+        #expect(
+            finished.hasPrefix(
+                "save finished: \(report.savedPaths.count) nodes saved, \(report.encodedStateCount) states encoded, 0 reused, "
+            ))
         #expect(events.recorded.allSatisfy { !$0.description.contains("\n") })
     }
 
@@ -58,17 +62,22 @@ private struct OldProductScreen: RestorableScreen {
         ).launch()
 
         #expect(events.recorded.first?.description == "launch started: archive main")
-        #expect(events.lines(.archiveRead).first?.hasPrefix("launch archive-read: main, format 1, app 1.0, saved ") == true)
+        #expect(
+            events.lines(.archiveRead).first?.hasPrefix("launch archive-read: main, format 1, app 1.0, saved ") == true)
         #expect(
             events.recorded.filter { $0.kind == .phase }.map(\.message) == [
-                "will-finish-launching", "read archive, write restoration marker", "should-restore", "restore shared objects",
-                "re-create and decode screens", "did-decode", "did-finish-launching", "extensions", "finished restoring, remove restoration marker",
+                "will-finish-launching", "read archive, write restoration marker", "should-restore",
+                "restore shared objects",
+                "re-create and decode screens", "did-decode", "did-finish-launching", "extensions",
+                "finished restoring, remove restoration marker",
             ])
         let skipped = try #require(events.recorded.first { $0.kind == .screenSkipped })
         #expect(skipped.level == .warning)
         #expect(skipped.description.hasPrefix("launch screen-skipped browse/product#1: decode-failed: "))
         #expect(events.lines(.screenRestored) == ["launch screen-restored browse/search#0: restored"])
-        #expect(events.lines(.finished).first?.hasPrefix("launch finished: restored, 1 screens restored, 1 skipped (") == true)
+        #expect(
+            events.lines(.finished).first?.hasPrefix("launch finished: restored, 1 screens restored, 1 skipped (")
+                == true)
     }
 
     @Test("a rejected archive and a failed save are warnings that say what happened")
@@ -81,8 +90,12 @@ private struct OldProductScreen: RestorableScreen {
             configuration: RestorationConfiguration(
                 budget: SizeBudget(perScreen: 10, perArchive: nil, isEnforced: true), logHandler: events.handler))
         _ = try await coordinator.launch()
-        #expect(events.lines(.archiveRejected).first?.hasPrefix("launch archive-rejected: moved aside to main.rejected-") == true)
-        #expect(events.lines(.fresh).first?.hasPrefix("launch fresh: archive-rejected: archive main rejected (bad-magic)") == true)
+        #expect(
+            events.lines(.archiveRejected).first?.hasPrefix("launch archive-rejected: moved aside to main.rejected-")
+                == true)
+        #expect(
+            events.lines(.fresh).first?.hasPrefix("launch fresh: archive-rejected: archive main rejected (bad-magic)")
+                == true)
 
         await #expect(throws: RestorationError.self) { try await coordinator.save(try Shop.busyTree()) }
         let failed = try #require(events.recorded.first { $0.kind == .failed })

@@ -90,7 +90,8 @@ struct Progress {
                 #expect(
                     generation == confirmed || generation == confirmed + 1,
                     "round \(round), seed \(seed): restored generation \(generation), last confirmed save \(confirmed)")
-                #expect(session.tree == (try Generations.tree(generation)), "round \(round), seed \(seed): a mixed tree")
+                #expect(
+                    session.tree == (try Generations.tree(generation)), "round \(round), seed \(seed): a mixed tree")
                 #expect(session.report.skipped.isEmpty, "round \(round), seed \(seed)")
                 if generation == confirmed { restoredPrevious += 1 } else { restoredNew += 1 }
             }

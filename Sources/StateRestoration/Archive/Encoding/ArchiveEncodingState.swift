@@ -266,7 +266,8 @@ final class ArchiveEncodingState {
 
     @inline(__always)
     func writeDate(_ value: Date) {
-        writeDecimalOrDouble(value.timeIntervalSinceReferenceDate, base: ArchiveTag.decimalDate, fullTag: ArchiveTag.date)
+        writeDecimalOrDouble(
+            value.timeIntervalSinceReferenceDate, base: ArchiveTag.decimalDate, fullTag: ArchiveTag.date)
     }
 
     @inline(__always)
