@@ -188,7 +188,13 @@ enum Shop {
         try tree.update(DraftScreen.self, at: "draft") { $0.state.text = "half-written" }
         try tree.addChild(MailboxScreen(state: .init(folder: "archive")), to: "split")
         try tree.addChild(
-            MessageScreen(state: .init(messageID: UUID(uuid: (0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F)))),
+            MessageScreen(
+                state: .init(
+                    messageID: UUID(
+                        uuid: (
+                            0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E,
+                            0x5F
+                        )))),
             to: "split")
         try tree.selectTab("split", in: "tabs")
         return tree
