@@ -30,8 +30,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     private var turnWaiters: [CheckedContinuation<Void, Never>] = []
     /// The ticket of the newest save request, and its tree.
     private var newestSave: (ticket: Int, tree: ScreenTree)?
-    /// Tickets handed to save requests, in the order they arrived.
+    /// Tickets handed to save and discard requests, in the order they arrived.
     private var lastTicket = 0
+    /// The tickets of discards waiting for their turn: no save requested before one
+    /// may write a tree requested after it.
+    private var pendingDiscards: [Int] = []
     /// The newest save performed: the ticket whose tree it wrote, and its result.
     private var lastSave: (ticket: Int, result: Result<SaveReport, any Error>)?
     /// What the last save encoded, reused by the next where unchanged.
@@ -221,14 +224,18 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             return try lastSave.result.get()  // a newer request's save already covered this one
         }
         guard let newest = newestSave else { preconditionFailure("a save request left no tree to save") }
-        newestSave = nil
+        // A discard requested between this save and the newest one comes first: the
+        // newest tree is written after it, so this request writes its own tree.
+        let fenced = pendingDiscards.contains { $0 > ticket && $0 < newest.ticket }
+        let (writtenTicket, writtenTree) = fenced ? (ticket, tree) : (newest.ticket, newest.tree)
+        if !fenced { newestSave = nil }
         let result: Result<SaveReport, any Error>
         do {
-            result = .success(try await performSave(newest.tree))
+            result = .success(try await performSave(writtenTree))
         } catch {
             result = .failure(error)
         }
-        lastSave = (newest.ticket, result)
+        lastSave = (writtenTicket, result)
         return try result.get()
     }
 
@@ -291,8 +298,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///
     /// - Throws: ``RestorationError`` when the store cannot remove the archive.
     public func discardArchive() async throws(RestorationError) {
+        lastTicket += 1
+        let ticket = lastTicket
+        pendingDiscards.append(ticket)
         await takeTurn()
         defer { passTurn() }
+        pendingDiscards.removeAll { $0 == ticket }
         let key = configuration.storeKey
         for stored in [key] + (restorationMarkerKey.map { [$0] } ?? []) {
             do {
