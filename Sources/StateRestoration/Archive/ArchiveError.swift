@@ -122,6 +122,9 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
         /// #expect(error.code == .valueNotFound)
         /// ```
         public static let valueNotFound = Code(rawValue: "value-not-found")
+
+        /// A restoration archive's save date is not a date any save could have written.
+        public static let invalidSaveDate = Code(rawValue: "invalid-save-date")
     }
 
     /// What kind of failure this is.

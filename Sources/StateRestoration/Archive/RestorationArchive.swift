@@ -13,6 +13,10 @@ package struct RestorationArchive: Codable, Sendable {
     /// The envelope format version this build writes and reads.
     package static let formatVersion: UInt16 = 1
 
+    /// Save dates a real archive can have, in seconds since 1970: up to the year
+    /// 9999. Any other date is damage, and would overflow the arithmetic of ages.
+    package static let plausibleSaveDates: ClosedRange<Double> = 0...253_402_300_799
+
     /// The app version the coordinator was configured with.
     package var appVersion: String?
     /// When the archive was saved.
@@ -138,15 +142,39 @@ package struct ArchivedNode: Sendable, Equatable {
 
     /// Decodes a node's encoding and, recursively, its children's.
     package init(decoding data: Data, depth: Int) throws {
-        guard depth <= Self.maximumDepth else {
-            throw ArchiveError(.depthLimitExceeded, "the hierarchy nests deeper than \(Self.maximumDepth) levels")
-        }
-        let record = try ArchiveDecoder().decode(ArchivedNodeRecord.self, from: data)
+        try self.init(record: Self.record(data, depth: depth), depth: depth)
+    }
+
+    private init(record: ArchivedNodeRecord, depth: Int) throws {
+        var record = record
         self.init(
             id: record.id, kind: record.kind, type: record.type, version: record.version, state: record.state,
             selected: record.selected)
-        children = try record.children.map { try $0.map { try ArchivedNode(decoding: $0, depth: depth + 1) } }
-        presented = try record.presented.map { try $0.map { try ArchivedNode(decoding: $0, depth: depth + 1) } }
+        children = try Self.nodes(taking: &record.children, depth: depth + 1)
+        presented = try Self.nodes(taking: &record.presented, depth: depth + 1)
+    }
+
+    private static func record(_ data: Data, depth: Int) throws -> ArchivedNodeRecord {
+        guard depth <= maximumDepth else {
+            throw ArchiveError(.depthLimitExceeded, "the hierarchy nests deeper than \(maximumDepth) levels")
+        }
+        return try ArchiveDecoder().decode(ArchivedNodeRecord.self, from: data)
+    }
+
+    /// Decodes nested encodings one by one, letting go of each as soon as its own
+    /// record is read: a deep chain's bytes (each level's encoding holds all the
+    /// levels under it) are then held about once, not once per level.
+    private static func nodes(taking encodings: inout [Data]?, depth: Int) throws -> [ArchivedNode]? {
+        guard var remaining = encodings else { return nil }
+        encodings = nil
+        var nodes: [ArchivedNode] = []
+        nodes.reserveCapacity(remaining.count)
+        for index in remaining.indices {
+            let record = try record(remaining[index], depth: depth)
+            remaining[index] = Data()
+            nodes.append(try ArchivedNode(record: record, depth: depth))
+        }
+        return nodes
     }
 
     /// The node's encoding, its children encoded on their own.

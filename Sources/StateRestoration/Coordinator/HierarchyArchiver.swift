@@ -145,7 +145,8 @@ struct HierarchyArchiver {
                             message: "\(path) chose not to preserve its child \(identifier)"))
                 }
             }
-            for identifier in preserved {
+            var added: Set<String> = []
+            for identifier in preserved where added.insert(identifier).inserted {
                 guard let child = node.children.first(where: { $0.identifier == identifier }) else { continue }
                 try add(child, identifier)
             }

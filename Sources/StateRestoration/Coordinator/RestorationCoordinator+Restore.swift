@@ -278,8 +278,11 @@ extension RestorationCoordinator {
                 savedTab, at: path.appending(savedTab.id), .notDeclared,
                 "\(path) no longer declares a tab \(savedTab.id)")
         }
-        let selection = archived.selected ?? declared.initialSelection
-        let selected = selection.flatMap { id in tabs.firstIndex { $0.identifier == id } } ?? 0
+        func index(of identifier: String?) -> Int? {
+            identifier.flatMap { id in tabs.firstIndex { $0.identifier == id } }
+        }
+        // A saved selection that is no longer a tab falls back to the declared one.
+        let selected = index(of: archived.selected) ?? index(of: declared.initialSelection) ?? 0
         return ScreenNode(
             declaration: declared, identifier: declared.identifier, screen: nil, children: tabs,
             selectedIndex: tabs.isEmpty ? nil : selected)

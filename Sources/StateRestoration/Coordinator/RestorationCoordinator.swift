@@ -43,6 +43,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     private(set) var objects: [String: any RestorableObject] = [:]
     /// Whether the next archive written asks not to show its snapshot.
     private var ignoresSnapshotOnNextSave = false
+    /// Whether the launch under way wrote the restoration marker, and so removes it
+    /// when it completes. A launch that could not read the store leaves a marker
+    /// from an earlier crash in place.
+    private var wroteRestorationMarker = false
 
     /// Creates a coordinator.
     ///
@@ -130,7 +134,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 log.phase("restore shared objects")
                 var restoration = Restoration(info: info, extensions: extensions, objects: objects, now: now)
                 var restoredRoot: ScreenNode?
-                if let root = archive.root {
+                if let root = archive.root, root.id == initialTree.root.identifier {
                     restoredRoot = await restore(
                         root, declared: initialTree.root.declaration, path: IdentifierPath([root.id]),
                         into: &restoration)
@@ -181,7 +185,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         for restored in restoredScreens {
             tree.root.finishRestoring(at: restored.address[...])
         }
-        removeRestorationMarker(notes: &report.notes)
+        if wroteRestorationMarker { removeRestorationMarker(notes: &report.notes) }
         log.phase("finished restoring, remove restoration marker")
         Self.logOutcome(of: report, to: log)
         return RestorationSession(tree: tree, report: report)
@@ -226,9 +230,16 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         guard let newest = newestSave else { preconditionFailure("a save request left no tree to save") }
         // A discard requested between this save and the newest one comes first: the
         // newest tree is written after it, so this request writes its own tree.
-        let fenced = pendingDiscards.contains { $0 > ticket && $0 < newest.ticket }
-        let (writtenTicket, writtenTree) = fenced ? (ticket, tree) : (newest.ticket, newest.tree)
-        if !fenced { newestSave = nil }
+        let writtenTicket: Int
+        let writtenTree: ScreenTree
+        if pendingDiscards.contains(where: { $0 > ticket && $0 < newest.ticket }) {
+            writtenTicket = ticket
+            writtenTree = tree
+        } else {
+            writtenTicket = newest.ticket
+            writtenTree = newest.tree
+            newestSave = nil
+        }
         let result: Result<SaveReport, any Error>
         do {
             result = .success(try await performSave(writtenTree))
@@ -272,21 +283,27 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     }
 
     /// Reads the saved archive's info without restoring anything, or nil when
-    /// there is no archive or it fails a check.
+    /// ``launch()`` would not restore it: there is no archive, it fails a check, the
+    /// previous launch died restoring it, or it is older than
+    /// ``RestorationConfiguration/maximumArchiveAge``. (The delegate's
+    /// should-restore is not asked.)
     ///
     /// An app can call it before ``launch()`` to decide whether to show the saved
     /// snapshot, or to tell the user how old the saved session is.
     ///
     /// - Returns: The archive's info, or nil.
     public func savedArchiveInfo() -> ArchiveInfo? {
-        guard let data = try? store.read(configuration.storeKey),
-            let opened = try? ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion),
-            let archive = try? ArchiveDecoder().decode(RestorationArchive.self, from: opened.body)
-        else { return nil }
-        return ArchiveInfo(
-            formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
-            metadata: archive.metadata, screenCount: archive.screenCount,
-            ignoresSnapshot: archive.ignoresSnapshot ?? false)
+        guard let data = try? store.read(configuration.storeKey), let (_, info) = try? Self.open(data) else {
+            return nil
+        }
+        if !configuration.restoresAfterCrash, let marker = restorationMarkerKey, (try? store.read(marker)) != nil {
+            return nil
+        }
+        let age = configuration.now().timeIntervalSince(info.savedAt)
+        if let maximumAge = configuration.maximumArchiveAge, Duration.seconds(max(0, age)) > maximumAge {
+            return nil
+        }
+        return info
     }
 
     /// Removes the saved archive (and any restoration marker beside it) once every
@@ -502,6 +519,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             }
             do {
                 try store.write(Data("restoring since \(Date())".utf8), to: marker)
+                wroteRestorationMarker = true
             } catch {
                 notes.append(
                     "crash-loop protection is off for this launch: the marker \(marker) could not be written: \(error)")
@@ -510,20 +528,41 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             notes.append("crash-loop protection is off: no marker key can be made from the store key \(key)")
         }
         do {
-            let opened = try ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion)
-            let archive = try ArchiveDecoder().decode(RestorationArchive.self, from: opened.body)
-            let info = ArchiveInfo(
-                formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
-                metadata: archive.metadata, screenCount: archive.screenCount,
-                ignoresSnapshot: archive.ignoresSnapshot ?? false)
+            let (archive, info) = try Self.open(data)
             return .archive(archive, info)
         } catch {
-            let check = (error as? ArchiveError)?.code.rawValue ?? "undecodable-body"
+            let check = Self.failedCheck(error)
             var report = LaunchReport(
                 outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (\(check)): \(error)"))
             reject(key, reason: check, into: &report)
             return .fresh(report)
         }
+    }
+
+    /// Opens an archive's envelope and decodes its body: every check but the
+    /// restoration marker and the archive's age.
+    private static func open(_ data: Data) throws -> (RestorationArchive, ArchiveInfo) {
+        let opened = try ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion)
+        let archive = try ArchiveDecoder().decode(RestorationArchive.self, from: opened.body)
+        guard RestorationArchive.plausibleSaveDates.contains(archive.savedAt.timeIntervalSince1970) else {
+            throw ArchiveError(
+                .invalidSaveDate, "the archive says it was saved \(archive.savedAt.timeIntervalSince1970) s after 1970")
+        }
+        let info = ArchiveInfo(
+            formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
+            metadata: archive.metadata, screenCount: archive.screenCount,
+            ignoresSnapshot: archive.ignoresSnapshot ?? false)
+        return (archive, info)
+    }
+
+    /// The archive check an error names: the codec's code, found through the
+    /// decoding errors that wrap it, or `undecodable-body`.
+    private static func failedCheck(_ error: any Error) -> String {
+        if let error = error as? ArchiveError { return error.code.rawValue }
+        if case .dataCorrupted(let context) = error as? DecodingError, let underlying = context.underlyingError {
+            return failedCheck(underlying)
+        }
+        return "undecodable-body"
     }
 
     /// The key of the marker that says a restoration is under way.
@@ -533,6 +572,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
     /// Removes the restoration marker: the launch completed.
     private func removeRestorationMarker(notes: inout [String]) {
+        wroteRestorationMarker = false
         guard let marker = restorationMarkerKey else { return }
         do {
             try store.remove(marker)

@@ -28,6 +28,10 @@
 /// mirrors it. Equality of two screens is equality of their type and state.
 public protocol RestorableScreen: Sendable {
     /// The screen's saved state: a Codable, Sendable, Equatable struct.
+    ///
+    /// Its `==` must compare every field it encodes (the synthesized one does): a
+    /// save reuses the bytes of a state equal to the one it saved before, so a
+    /// custom `==` that ignores a field would leave that field's change unsaved.
     associatedtype State: Codable & Sendable & Equatable
 
     /// The stable key written into the archive for this type; see ``ScreenTypeKey``.

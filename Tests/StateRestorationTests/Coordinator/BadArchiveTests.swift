@@ -18,7 +18,7 @@ import Testing
             case .wrongMagic: "bad-magic"
             case .newerFormat: "unsupported-version"
             case .trailingBytes: "length-mismatch"
-            case .garbageBody: "undecodable-body"
+            case .garbageBody: "bad-magic"  // the body is not an encoded value at all
             }
         }
 

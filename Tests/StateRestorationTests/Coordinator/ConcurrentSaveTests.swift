@@ -139,7 +139,8 @@ private struct GatedDelegate: RestorationDelegate {
         async let later = coordinator.save(after)
         #expect(await eventually { await coordinator.waitingCount == 3 })
         gate.open()
-        _ = try await (running, queued)
+        _ = try await running
+        _ = try await queued
         try await discarding
         let laterReport = try await later
         #expect(laterReport.saved)
