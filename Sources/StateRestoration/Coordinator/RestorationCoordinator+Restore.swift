@@ -19,15 +19,11 @@ extension RestorationCoordinator {
             self.archiveAge = .seconds(max(0, now.timeIntervalSince(info.savedAt)))
         }
 
-        mutating func skip(_ path: IdentifierPath, _ reason: SkippedScreen.Reason, _ message: String) {
-            skipped.append(SkippedScreen(path: path, reason: reason, message: message))
-        }
-
         /// Records every saved node under `node` (itself included) as skipped.
         mutating func skipSubtree(
             _ node: ArchivedNode, at path: IdentifierPath, _ reason: SkippedScreen.Reason, _ message: String
         ) {
-            skip(path, reason, message)
+            skipped.append(SkippedScreen(path: path, reason: reason, message: message))
             for child in (node.children ?? []) + (node.presented ?? []) {
                 skipSubtree(
                     child, at: path.appending(child.id), .ancestorSkipped, "\(path), above it, was not restored")

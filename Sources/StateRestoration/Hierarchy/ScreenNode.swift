@@ -101,13 +101,4 @@ extension ScreenNode {
             return try presentedStorage[0].modify(at: rest, body)
         }
     }
-
-    /// The node at `address` under this one.
-    func node(at address: ArraySlice<NodeStep>) -> ScreenNode {
-        guard let step = address.first else { return self }
-        switch step {
-        case .child(let index): return children[index].node(at: address.dropFirst())
-        case .presented: return presentedStorage[0].node(at: address.dropFirst())
-        }
-    }
 }
