@@ -13,22 +13,51 @@ import Foundation
 /// that screen to the root. The bytes of a state or a node depend on nothing but
 /// their values, so reuse never changes what is written.
 struct HierarchyArchiver {
-    /// A state encoded by a save, kept for the next one.
-    struct EncodedState: Sendable {
-        var state: any Sendable
-        var data: Data
+    /// A state encoded by a save, kept for the next one (a class: passed on by a retain).
+    final class EncodedState: Sendable {
+        let state: any Sendable
+        let data: Data
+
+        init(state: any Sendable, data: Data) {
+            self.state = state
+            self.data = data
+        }
     }
 
     /// What a save encoded for one node and everything under it, kept for the next
-    /// save: a tree that mirrors the saved hierarchy, looked up by path component.
-    struct Entry: Sendable {
+    /// save: a tree that mirrors the saved hierarchy.
+    ///
+    /// A class, so that handing the previous save's subtrees down the walk and keeping
+    /// them for the next save costs a retain rather than a copy of every field.
+    final class Entry: Sendable {
         /// The node's own fields, with its children named by path component.
-        var shape: Shape
-        var bytes: Data
-        var state: EncodedState?
-        var children: [String: Entry] = [:]
-        /// The entry of the node presented over this one (zero or one element).
-        var presented: [Entry] = []
+        let shape: Shape
+        let bytes: Data
+        let state: EncodedState?
+        /// The saved children, in order, with their path components.
+        let children: [(component: String, entry: Entry)]
+        /// The entry of the node presented over this one.
+        let presented: Entry?
+
+        init(
+            shape: Shape, bytes: Data, state: EncodedState?, children: [(component: String, entry: Entry)],
+            presented: Entry?
+        ) {
+            self.shape = shape
+            self.bytes = bytes
+            self.state = state
+            self.children = children
+            self.presented = presented
+        }
+
+        /// The child saved under `component`, looked for first at `index` (where an
+        /// unchanged container has it) and next to it (a child added or removed before it).
+        func child(_ component: String, near index: Int) -> Entry? {
+            for candidate in [index, index + 1, index - 1] where children.indices.contains(candidate) {
+                if children[candidate].component == component { return children[candidate].entry }
+            }
+            return children.first { $0.component == component }?.entry
+        }
     }
 
     /// What a node's encoding depends on besides its state and its children's bytes.
@@ -89,10 +118,9 @@ struct HierarchyArchiver {
             report.stateSizes.append(.init(path: path, typeKey: screen.typeKey, byteCount: state.encoded.data.count))
         }
 
-        var children: [(component: String, bytes: Data)] = []
-        var childEntries: [String: Entry] = [:]
+        var children: [(component: String, entry: Entry)] = []
         func add(_ child: ScreenNode, _ childComponent: String?) throws(RestorationError) {
-            let previousChild = childComponent.flatMap { previous?.children[$0] }
+            let previousChild = childComponent.flatMap { previous?.child($0, near: children.count) }
             guard
                 let childComponent,
                 let encoded = try archive(
@@ -101,8 +129,7 @@ struct HierarchyArchiver {
                 _ = try archive(child, component: nil, parent: path, previous: nil, report: &report)
                 return
             }
-            children.append((childComponent, encoded.entry.bytes))
-            childEntries[childComponent] = encoded.entry
+            children.append((childComponent, encoded.entry))
             reused = reused && encoded.reused
         }
         switch node.kind {
@@ -151,18 +178,18 @@ struct HierarchyArchiver {
                 try add(child, identifier)
             }
         }
-        if node.kind != .screen { record.children = children.map(\.bytes) }
+        if node.kind != .screen { record.children = children.map(\.entry.bytes) }
         var presentedComponent: String?
-        var presentedEntries: [Entry] = []
+        var presentedEntry: Entry?
         if let presented = node.presented,
             let encoded = try archive(
                 presented, component: presented.identifier, parent: path,
-                previous: previous?.presented.first.flatMap { $0.shape.id == presented.identifier ? $0 : nil },
+                previous: previous?.presented.flatMap { $0.shape.id == presented.identifier ? $0 : nil },
                 report: &report)
         {
             record.presented = [encoded.entry.bytes]
             presentedComponent = presented.identifier
-            presentedEntries = [encoded.entry]
+            presentedEntry = encoded.entry
             reused = reused && encoded.reused
         }
 
@@ -170,18 +197,16 @@ struct HierarchyArchiver {
             id: component, kind: node.kind, type: record.type, version: record.version, selected: record.selected,
             children: node.kind == .screen ? nil : children.map(\.component), presented: presentedComponent)
         if reused, let previous, previous.shape == shape {
-            return (
-                Entry(
-                    shape: shape, bytes: previous.bytes, state: encodedState, children: childEntries,
-                    presented: presentedEntries), true
-            )
+            // Same shape, state and children (each child is its previous entry): the
+            // previous entry describes this node exactly.
+            return (previous, true)
         }
         do {
             let bytes = try encoder.encode(record)
             return (
                 Entry(
-                    shape: shape, bytes: bytes, state: encodedState, children: childEntries,
-                    presented: presentedEntries), false
+                    shape: shape, bytes: bytes, state: encodedState, children: children,
+                    presented: presentedEntry), false
             )
         } catch {
             throw RestorationError(
