@@ -55,4 +55,16 @@ public struct ArchiveEncoder: Sendable {
         try state.encodeGeneric(value, parent: -1, depth: 0)
         return state.finish()
     }
+
+    /// Encodes `value` as the body of an ``ArchiveEnvelope``: the same bytes as
+    /// `ArchiveEnvelope.seal(encode(value), formatVersion:)`, written once, with no
+    /// copy of the body.
+    func encodeSealed<T: Encodable>(_ value: T, formatVersion: UInt16) throws -> Data {
+        let state = ArchiveEncodingState(userInfo: userInfo)
+        defer { state.containers.removeAll() }
+        try state.encodeGeneric(value, parent: -1, depth: 0)
+        return state.finish(reservingPrefix: ArchiveEnvelope.headerSize) { header, body in
+            ArchiveEnvelope.writeHeader(into: header, body: body, formatVersion: formatVersion)
+        }
+    }
 }

@@ -448,13 +448,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     underlying: error)
             }
         }
-        let body: Data
+        let sealed: Data
         do {
-            body = try encoder.encode(archive)
+            sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion)
         } catch {
             throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
         }
-        let sealed = ArchiveEnvelope.seal(body, formatVersion: RestorationArchive.formatVersion)
         log.phase("encode")
         report.budgetWarnings = configuration.budget.warnings(
             sizes: report.stateSizes, archiveBytes: sealed.count, key: configuration.storeKey)

@@ -42,6 +42,36 @@ import Testing
         #expect(try ArchiveDecoder().decode([Int: String].self, from: ArchiveEncoder().encode(many)) == many)
     }
 
+    struct Blobs: Codable, Equatable {
+        var small: Data
+        var list: [Data]
+        var nested: [String: [Data]]
+        var after: [String]
+    }
+
+    @Test("Data payloads of every size land intact, and lengthen the headers of the containers around them")
+    func largeDataPayloads() throws {
+        // Payloads from 1,024 bytes on are copied into the output by `finish()` rather than
+        // into the working buffer; the bytes must not show it.
+        let sizes = [0, 1, 1_023, 1_024, 1_025, 5_000, 70_000]
+        let payloads = sizes.map { size in Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ size) }) }
+        let value = Blobs(
+            small: payloads[1], list: payloads,
+            nested: ["a": Array(payloads.reversed()), "b": [], "c": [payloads[4]]],
+            after: (0..<40).map { "after \($0)" })
+        let data = try ArchiveEncoder().encode(value)
+        #expect(try ArchiveDecoder().decode(Blobs.self, from: data) == value)
+        guard case .object(let fields) = try ArchiveValue(decoding: data) else {
+            Issue.record("the root is not a keyed container")
+            return
+        }
+        #expect(fields.first { $0.name == "list" }?.value == .array(payloads.map { .data($0) }))
+
+        let top = Data(repeating: 7, count: 2_000)
+        #expect(try rootBytes(top) == [0x08, 0xD0, 0x0F] + Array(top))
+        #expect(try ArchiveDecoder().decode(Data.self, from: ArchiveEncoder().encode(top)) == top)
+    }
+
     /// The root value's bytes (after the 4-byte preamble and an empty name table).
     private func rootBytes(_ value: some Encodable) throws -> [UInt8] {
         Array(try ArchiveEncoder().encode(value).dropFirst(6))

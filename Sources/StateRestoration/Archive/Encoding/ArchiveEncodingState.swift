@@ -25,7 +25,8 @@ final class ArchiveEncodingState {
         var contentStart: Int
         /// Number of entries (keyed) or elements (unkeyed) written so far.
         var count = 0
-        /// Bytes of headers of closed containers nested inside this one.
+        /// Bytes inside this container that are not in the raw buffer: headers of closed
+        /// containers nested in it, and external payloads (see ``External``).
         var extra = 0
         /// Final payload length, headers of nested containers included; set on close.
         var payloadLength = 0
@@ -55,8 +56,23 @@ final class ArchiveEncodingState {
 
     @exclusivity(unchecked) var frames = ArchiveScratch<Frame>(capacity: 64)
     @exclusivity(unchecked) var openFrames = ArchiveScratch<Int>(capacity: 16)
-    /// Header bytes of closed top-level containers.
+    /// Bytes of the output that are not in the raw buffer and sit outside every
+    /// container: headers of closed top-level containers and external payloads.
     @exclusivity(unchecked) var rootExtra = 0
+
+    /// A `Data` payload of at least ``externalThreshold`` bytes that is not copied into
+    /// the raw buffer: ``finish()`` copies it into the output at `position`, the raw
+    /// buffer's offset just after its length. A node that holds its children's
+    /// encodings, or an archive that holds its root's, then copies those bytes once
+    /// rather than twice, and its buffer stays small. The payload's length is counted
+    /// in the enclosing container's ``Frame/extra``, like a nested container's header.
+    struct External {
+        var position: Int
+        var data: Data
+    }
+
+    static let externalThreshold = 1024
+    @exclusivity(unchecked) var externals: [External] = []
 
     /// `keyOwner[name]` is the open keyed container that last wrote `name`, for
     /// duplicate-key detection; the undo log restores it when a container closes.
@@ -256,7 +272,17 @@ final class ArchiveEncodingState {
 
     func writeDataPayload(_ value: Data) {
         appendVarint(UInt64(value.count))
-        value.withUnsafeBytes { appendRaw($0) }
+        guard value.count >= Self.externalThreshold else {
+            value.withUnsafeBytes { appendRaw($0) }
+            return
+        }
+        // Copied once, by finish(), straight into the output.
+        externals.append(External(position: count, data: value))
+        if let top = openFrames.last {
+            frames[top].extra += value.count
+        } else {
+            rootExtra += value.count
+        }
     }
 
     func writeData(_ value: Data) {
@@ -504,19 +530,30 @@ final class ArchiveEncodingState {
     /// Closes every container and assembles the archive: preamble, field names, body
     /// with the container headers spliced in.
     func finish() -> Data {
+        finish(reservingPrefix: 0) { _, _ in }
+    }
+
+    /// Like ``finish()``, with `prefix` bytes before the archive in the same allocation,
+    /// which `fillPrefix` writes once the archive is in place (an envelope header that
+    /// needs the archive's length and checksum, say), so that no second copy is made.
+    func finish(
+        reservingPrefix prefix: Int,
+        fillPrefix: (_ prefix: UnsafeMutableRawBufferPointer, _ archive: UnsafeRawBufferPointer) -> Void
+    ) -> Data {
         containers.removeAll()
         closeFrames(above: -1)
         let namesSize =
             ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))
             + namesByteCount
-        let total = ArchiveFormat.preambleSize + namesSize + count + rootExtra
+        let archiveSize = ArchiveFormat.preambleSize + namesSize + count + rootExtra
+        let total = prefix + archiveSize
         let out = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
-        var o = 0
-        out[0] = ArchiveFormat.magic.0
-        out[1] = ArchiveFormat.magic.1
-        out[2] = ArchiveFormat.magic.2
-        out[3] = ArchiveFormat.version
-        o = ArchiveFormat.preambleSize
+        var o = prefix
+        out[o] = ArchiveFormat.magic.0
+        out[o + 1] = ArchiveFormat.magic.1
+        out[o + 2] = ArchiveFormat.magic.2
+        out[o + 3] = ArchiveFormat.version
+        o += ArchiveFormat.preambleSize
         o += Self.storeVarint(UInt64(names.count), at: out + o)
         o += Self.storeVarint(UInt64(namesByteCount), at: out + o)
         for var name in names {
@@ -529,8 +566,13 @@ final class ArchiveEncodingState {
             }
         }
         var source = 0
+        var nextExternal = 0
         for index in 0..<frames.count {
             let frame = frames[index]
+            while nextExternal < externals.count, externals[nextExternal].position < frame.contentStart {
+                copyExternal(nextExternal, into: out, at: &o, from: &source)
+                nextExternal += 1
+            }
             let run = frame.contentStart - source
             (out + o).initialize(from: bytes + source, count: run)
             o += run
@@ -548,10 +590,37 @@ final class ArchiveEncodingState {
             }
             source = frame.contentStart
         }
+        while nextExternal < externals.count {
+            copyExternal(nextExternal, into: out, at: &o, from: &source)
+            nextExternal += 1
+        }
         (out + o).initialize(from: bytes + source, count: count - source)
         o += count - source
         precondition(o == total, "archive size bookkeeping is wrong")
+        if prefix > 0 {
+            fillPrefix(
+                UnsafeMutableRawBufferPointer(start: out, count: prefix),
+                UnsafeRawBufferPointer(start: out + prefix, count: archiveSize))
+        }
         return Data(bytesNoCopy: out, count: total, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    }
+
+    /// Copies the raw bytes up to external payload `index`, then the payload.
+    @inline(__always)
+    private func copyExternal(
+        _ index: Int, into out: UnsafeMutablePointer<UInt8>, at o: inout Int, from source: inout Int
+    ) {
+        let external = externals[index]
+        let run = external.position - source
+        (out + o).initialize(from: bytes + source, count: run)
+        o += run
+        external.data.withUnsafeBytes { payload in
+            if let base = payload.baseAddress {
+                UnsafeMutableRawPointer(out + o).copyMemory(from: base, byteCount: payload.count)
+            }
+        }
+        o += external.data.count
+        source = external.position
     }
 
     /// The bytes of a closed container's header after its tag (see ``finish()``).

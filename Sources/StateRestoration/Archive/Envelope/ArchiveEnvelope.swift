@@ -59,14 +59,29 @@ package enum ArchiveEnvelope {
     ///   - formatVersion: The format version to record.
     /// - Returns: The header followed by the body.
     package static func seal(_ body: Data, formatVersion: UInt16) -> Data {
-        var file = Data(capacity: headerSize + body.count)
-        file.append(contentsOf: magic)
-        appendLittleEndian(formatVersion, to: &file)
-        appendLittleEndian(UInt16(0), to: &file)
-        appendLittleEndian(UInt64(body.count), to: &file)
-        appendLittleEndian(CRC32C.checksum(body), to: &file)
-        file.append(body)
+        var file = Data(count: headerSize + body.count)
+        file.withUnsafeMutableBytes { file in
+            let bodyBytes = UnsafeMutableRawBufferPointer(rebasing: file[headerSize...])
+            body.withUnsafeBytes { bodyBytes.copyMemory(from: $0) }
+            writeHeader(
+                into: UnsafeMutableRawBufferPointer(rebasing: file[0..<headerSize]),
+                body: UnsafeRawBufferPointer(bodyBytes), formatVersion: formatVersion)
+        }
         return file
+    }
+
+    /// Writes the header for `body` into the first ``headerSize`` bytes of `header`.
+    static func writeHeader(
+        into header: UnsafeMutableRawBufferPointer, body: UnsafeRawBufferPointer, formatVersion: UInt16
+    ) {
+        precondition(header.count >= headerSize, "an envelope header needs \(headerSize) bytes")
+        for (offset, byte) in magic.enumerated() {
+            header[offset] = byte
+        }
+        header.storeBytes(of: formatVersion.littleEndian, toByteOffset: 8, as: UInt16.self)
+        header.storeBytes(of: UInt16(0).littleEndian, toByteOffset: 10, as: UInt16.self)
+        header.storeBytes(of: UInt64(body.count).littleEndian, toByteOffset: 12, as: UInt64.self)
+        header.storeBytes(of: CRC32C.checksum(body).littleEndian, toByteOffset: 20, as: UInt32.self)
     }
 
     /// Checks an envelope and returns its format version and body.
@@ -166,10 +181,6 @@ package enum ArchiveEnvelope {
                 computedChecksum: CRC32C.checksum(body)
             )
         }
-    }
-
-    private static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {
