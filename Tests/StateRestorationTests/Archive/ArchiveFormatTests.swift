@@ -72,6 +72,48 @@ import Testing
         #expect(try ArchiveDecoder().decode(Data.self, from: ArchiveEncoder().encode(top)) == top)
     }
 
+    /// An array coded the way the standard library's `Array` codes itself, element by
+    /// element through the Encoder and Decoder protocols.
+    struct ProtocolArray<Element: Codable & Equatable>: Codable, Equatable {
+        var elements: [Element]
+
+        init(_ elements: [Element]) { self.elements = elements }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        }
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            elements = []
+            while !container.isAtEnd { elements.append(try container.decode(Element.self)) }
+        }
+    }
+
+    struct Empty: Codable, Equatable {}
+
+    @Test("arrays of structs take a direct path that writes and reads the bytes Array's own Codable does")
+    func arrayPathMatchesProtocolPath() throws {
+        let points = (0..<40).map { P(x: $0 - 20, name: String(repeating: "p", count: $0)) }
+        try expectSameBytes(points, ProtocolArray(points))
+        try expectSameBytes([P](), ProtocolArray([P]()))
+        try expectSameBytes([[P]]([points, [], [P()]]), [ProtocolArray(points), ProtocolArray([]), ProtocolArray([P()])])
+        try expectSameBytes([Empty(), Empty()], ProtocolArray([Empty(), Empty()]))
+        try expectSameBytes([P?]([P(), nil]), ProtocolArray([P?]([P(), nil])))
+    }
+
+    /// `direct` and `viaProtocols` encode to the same bytes, and each decodes from the other's.
+    private func expectSameBytes<A: Codable & Equatable, B: Codable & Equatable>(
+        _ direct: A, _ viaProtocols: B, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let directBytes = try ArchiveEncoder().encode(direct)
+        let protocolBytes = try ArchiveEncoder().encode(viaProtocols)
+        #expect(directBytes == protocolBytes, sourceLocation: sourceLocation)
+        #expect(try ArchiveDecoder().decode(A.self, from: protocolBytes) == direct, sourceLocation: sourceLocation)
+        #expect(try ArchiveDecoder().decode(B.self, from: directBytes) == viaProtocols, sourceLocation: sourceLocation)
+    }
+
     /// The root value's bytes (after the 4-byte preamble and an empty name table).
     private func rootBytes(_ value: some Encodable) throws -> [UInt8] {
         Array(try ArchiveEncoder().encode(value).dropFirst(6))

@@ -120,6 +120,9 @@ extension ArchiveDecodingState {
                 key: nil
             )
         }
+        if let arrayType = decodableArrays.value(for: T.self, { $0 as? any ArchiveDecodableArray.Type }) {
+            return try decodeArray(arrayType, as: T.self, at: position, implied: implied, depth: depth)
+        }
         return try T(from: ArchiveValueDecoder(state: self, position: position, implied: implied, depth: depth))
     }
 

@@ -32,6 +32,7 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -2, count: 256)
     @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
+    @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(of: ArchiveSharedConformances.decodableArrays)
     /// Reusable keyed-container wrappers; emptied when the decode ends.
     let containers = ArchiveContainerCache()
     /// Offset of the root value.
@@ -69,6 +70,7 @@ final class ArchiveDecodingState {
 
     deinit {
         bytes.deallocate()
+        decodableArrays.publish(to: ArchiveSharedConformances.decodableArrays)
     }
 
     private func readPreamble() throws(ArchiveError) {

@@ -34,21 +34,59 @@ enum ArchiveKnownType: UInt8 {
     }
 }
 
-/// A small direct-mapped cache from a type's metadata identity to its
-/// ``ArchiveKnownType``, so that classifying the types of a tree costs one probe per
-/// value after the first sighting of each type.
+/// A cache from a type's metadata identity to its ``ArchiveKnownType``, so that
+/// classifying the types of a tree costs one probe per value after the first sighting
+/// of each type.
 struct ArchiveTypeCache {
-    private var keys = [ObjectIdentifier?](repeating: nil, count: 256)
-    private var kinds = [ArchiveKnownType](repeating: .other, count: 256)
+    private var table = ArchiveTypeTable<ArchiveKnownType>()
 
     @inline(__always)
     mutating func kind(of type: Any.Type) -> ArchiveKnownType {
-        let identity = ObjectIdentifier(type)
-        let slot = Int(truncatingIfNeeded: (UInt(bitPattern: identity) &* 0x9E37_79B9_7F4A_7C15) >> 56)
-        if keys[slot] == identity { return kinds[slot] }
-        let kind = ArchiveKnownType.classify(identity)
-        keys[slot] = identity
-        kinds[slot] = kind
+        if let kind = table[type] { return kind }
+        let kind = ArchiveKnownType.classify(ObjectIdentifier(type))
+        table[type] = kind
         return kind
+    }
+}
+
+/// A small open-addressing hash table keyed by type identity (linear probing, so two
+/// types that hash alike both stay: a direct-mapped table would evict them in turn on
+/// every value of a tree that alternates them). It holds the few dozen types of a
+/// model; past 128 types it starts over rather than grow.
+struct ArchiveTypeTable<Value: Sendable>: Sendable {
+    private static var capacity: Int { 256 }
+    private var keys = [ObjectIdentifier?](repeating: nil, count: Self.capacity)
+    private var values: [Value?] = Array(repeating: nil, count: Self.capacity)
+    private var count = 0
+
+    @inline(__always)
+    private static func home(of identity: ObjectIdentifier) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: identity)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    }
+
+    /// The value stored for `type`, or nil. Setting stores it (never nil in practice).
+    subscript(type: Any.Type) -> Value? {
+        @inline(__always) get {
+            let identity = ObjectIdentifier(type)
+            var slot = Self.home(of: identity)
+            while let key = keys[slot] {
+                if key == identity { return values[slot] }
+                slot = (slot &+ 1) & (Self.capacity &- 1)
+            }
+            return nil
+        }
+        set {
+            let identity = ObjectIdentifier(type)
+            if count >= Self.capacity / 2 {
+                self = Self()
+            }
+            var slot = Self.home(of: identity)
+            while let key = keys[slot], key != identity {
+                slot = (slot &+ 1) & (Self.capacity &- 1)
+            }
+            if keys[slot] == nil { count += 1 }
+            keys[slot] = identity
+            values[slot] = newValue
+        }
     }
 }

@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+// Arrays of types without a dedicated encoding ([Coordinate], [Attachment], [Tab] …).
+//
+// `Array.init(from:)` runs unspecialized from the standard library: every element goes
+// through an `any UnkeyedDecodingContainer`, and each append looks `Array<Element>`'s
+// metadata up again (about 5 % of decoding the benchmark tree). This conformance does
+// exactly what that initializer does (the same unkeyed container, the same calls, so
+// the same errors and coding paths) with the concrete container, straight into the
+// array's storage.
+//
+// Encoding keeps `Array.encode(to:)`: the same direct path measured slower there
+// (callgrind, 3 % more instructions per encode of the benchmark tree).
+
+/// An array whose elements are `Decodable`, decoded without `Array.init(from:)`.
+protocol ArchiveDecodableArray: SendableMetatype {
+    /// Decodes the array at `position`, as `init(from:)` would.
+    static func archiveDecode(from state: ArchiveDecodingState, at position: Int, implied: UInt8, depth: Int) throws
+        -> Self
+}
+
+extension Array: ArchiveDecodableArray where Element: Decodable {
+    static func archiveDecode(from state: ArchiveDecodingState, at position: Int, implied: UInt8, depth: Int) throws
+        -> [Element]
+    {
+        var container: ArchiveUnkeyedDecodingContainer
+        do throws(ArchiveError) {
+            let (start, end, count, elementTag) = try state.openUnkeyed(at: position, implied: implied)
+            container = ArchiveUnkeyedDecodingContainer(
+                state: state, position: start, end: end, count: count, implied: elementTag, depth: depth)
+        } catch {
+            throw state.decodingError(error, type: [Any].self, depth: depth, key: nil)
+        }
+        return try [Element](unsafeUninitializedCapacity: container.elementCount) { buffer, initialized in
+            // An empty buffer may have no address; it has no elements to read either.
+            guard let base = buffer.baseAddress else { return }
+            while !container.isAtEnd {
+                (base + initialized).initialize(to: try container.decode(Element.self))
+                initialized += 1
+            }
+        }
+    }
+}
+
+/// A cache of one conformance check per type: the type as `Value` (an existential
+/// metatype), or nil when it does not conform.
+///
+/// A conditional conformance such as `Array: ArchiveDecodableArray where Element:
+/// Decodable` costs thousands of instructions to look up, more than decoding a small
+/// struct. Each decode starts from a copy of the process-wide cache in
+/// ``ArchiveSharedConformances`` (copy-on-write: a retain) and publishes its copy back
+/// when it learned something, so a type is looked up about once per process.
+struct ArchiveConformanceCache<Value: Sendable>: Sendable {
+    private var table = ArchiveTypeTable<Value?>()
+    /// Whether a lookup was added since the cache was taken from the shared one.
+    private(set) var isDirty = false
+
+    @inline(__always)
+    mutating func value(for type: Any.Type, _ lookUp: (Any.Type) -> Value?) -> Value? {
+        if let cached = table[type] { return cached }
+        let value = lookUp(type)
+        table[type] = value
+        isDirty = true
+        return value
+    }
+
+    /// A copy of `shared`.
+    static func copy(of shared: borrowing Mutex<Self>) -> Self {
+        shared.withLock { $0 }
+    }
+
+    /// Replaces `shared` with this cache if this one learned something.
+    func publish(to shared: borrowing Mutex<Self>) {
+        guard isDirty else { return }
+        var published = self
+        published.isDirty = false
+        shared.withLock { $0 = published }
+    }
+}
+
+/// The conformance caches every decode starts from.
+enum ArchiveSharedConformances {
+    static let decodableArrays = Mutex(ArchiveConformanceCache<any ArchiveDecodableArray.Type>())
+}
+
+extension ArchiveDecodingState {
+    /// Decodes a `T`, which is the array type `A`, through ``ArchiveDecodableArray``.
+    @inline(__always)
+    func decodeArray<A: ArchiveDecodableArray, T>(_: A.Type, as _: T.Type, at position: Int, implied: UInt8, depth: Int)
+        throws -> T
+    {
+        unsafeBitCast(try A.archiveDecode(from: self, at: position, implied: implied, depth: depth), to: T.self)
+    }
+}
