@@ -98,7 +98,8 @@ import Testing
         let points = (0..<40).map { P(x: $0 - 20, name: String(repeating: "p", count: $0)) }
         try expectSameBytes(points, ProtocolArray(points))
         try expectSameBytes([P](), ProtocolArray([P]()))
-        try expectSameBytes([[P]]([points, [], [P()]]), [ProtocolArray(points), ProtocolArray([]), ProtocolArray([P()])])
+        try expectSameBytes(
+            [[P]]([points, [], [P()]]), [ProtocolArray(points), ProtocolArray([]), ProtocolArray([P()])])
         try expectSameBytes([Empty(), Empty()], ProtocolArray([Empty(), Empty()]))
         try expectSameBytes([P?]([P(), nil]), ProtocolArray([P?]([P(), nil])))
     }

@@ -32,7 +32,9 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -2, count: 256)
     @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
-    @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(of: ArchiveSharedConformances.decodableArrays)
+    /// Which types are arrays decoded by ``ArchiveDecodableArray``.
+    @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(
+        of: ArchiveSharedConformances.decodableArrays)
     /// Reusable keyed-container wrappers; emptied when the decode ends.
     let containers = ArchiveContainerCache()
     /// Offset of the root value.
