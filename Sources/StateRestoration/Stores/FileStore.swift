@@ -42,6 +42,22 @@ public final class FileStore: RestorationStore {
     /// ```
     public let directory: URL
 
+    /// The largest archive, in bytes, this store writes or reads.
+    ///
+    /// A write of a larger archive throws ``StoreError/Code/tooLarge`` and leaves the previous
+    /// archive; a larger file is not read (``read(_:)`` throws the same code, before reading any
+    /// of it, so a damaged or hostile file cannot exhaust memory at launch) and is left in place.
+    /// The default, ``defaultMaximumArchiveSize``, is far above any real hierarchy: 500
+    /// realistic screens make about 400 KB.
+    ///
+    /// ```swift
+    /// let store = FileStore(directory: folder, maximumArchiveSize: 8 << 20)
+    /// ```
+    public let maximumArchiveSize: Int
+
+    /// The default ``maximumArchiveSize``: 64 MiB.
+    public static let defaultMaximumArchiveSize = 64 << 20
+
     /// The directory's path, without a trailing slash.
     let directoryPath: String
 
@@ -75,11 +91,31 @@ public final class FileStore: RestorationStore {
         self.init(directory: directory, failure: nil)
     }
 
+    /// Creates a store that keeps its archives in a directory and accepts archives up to a size.
+    ///
+    /// ```swift
+    /// let store = FileStore(directory: folder, maximumArchiveSize: 8 << 20)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: A `file:` URL of the directory for the archives. Passing a URL of
+    ///     another scheme is a programmer error and traps.
+    ///   - maximumArchiveSize: The largest archive, in bytes, the store writes or reads; see
+    ///     ``maximumArchiveSize``. It must not be negative.
+    public convenience init(directory: URL, maximumArchiveSize: Int) {
+        self.init(directory: directory, maximumArchiveSize: maximumArchiveSize, failure: nil)
+    }
+
     /// Creates a store whose writes fail at the steps for which `failure` returns an `errno`,
     /// and which dates rejected copies with `now`; for tests.
-    init(directory: URL, failure: (@Sendable (WriteStep) -> Int32?)?, now: @escaping @Sendable () -> Date = Date.init) {
+    init(
+        directory: URL, maximumArchiveSize: Int = FileStore.defaultMaximumArchiveSize,
+        failure: (@Sendable (WriteStep) -> Int32?)?, now: @escaping @Sendable () -> Date = Date.init
+    ) {
         precondition(directory.isFileURL, "FileStore needs a file URL, not \(directory)")
+        precondition(maximumArchiveSize >= 0, "maximumArchiveSize must not be negative")
         self.directory = directory
+        self.maximumArchiveSize = maximumArchiveSize
         var path = directory.standardizedFileURL.path(percentEncoded: false)
         while path.count > 1 && path.hasSuffix("/") {
             path.removeLast()
@@ -113,9 +149,11 @@ public final class FileStore: RestorationStore {
     /// - Returns: The bytes of `<directory>/<key>.restoration`, or `nil` if the file (or the
     ///   directory) does not exist.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/readFailed`` or
-    ///   ``StoreError/Code/permissionDenied`` if the file exists but cannot be read.
+    ///   ``StoreError/Code/permissionDenied`` if the file exists but cannot be read, or
+    ///   ``StoreError/Code/tooLarge`` if it is larger than ``maximumArchiveSize``.
     public func read(_ key: StoreKey) throws(StoreError) -> Data? {
-        try SystemCalls.readFile(at: path(for: ArchiveNaming.archiveName(for: key)), operation: .read)
+        try SystemCalls.readFile(
+            at: path(for: ArchiveNaming.archiveName(for: key)), limit: maximumArchiveSize, operation: .read)
     }
 
     /// Stores an archive under a key, atomically and durably, replacing any previous one.
@@ -135,8 +173,9 @@ public final class FileStore: RestorationStore {
     ///   - data: The archive's bytes; may be empty.
     ///   - key: The archive's key.
     /// - Throws: ``StoreError``, such as ``StoreError/Code/permissionDenied`` for a read-only
-    ///   directory, ``StoreError/Code/noSpace`` for a full disk or
-    ///   ``StoreError/Code/directoryUnavailable`` if the directory cannot be created.
+    ///   directory, ``StoreError/Code/noSpace`` for a full disk,
+    ///   ``StoreError/Code/directoryUnavailable`` if the directory cannot be created or
+    ///   ``StoreError/Code/tooLarge`` for an archive larger than ``maximumArchiveSize``.
     public func write(_ data: Data, to key: StoreKey) throws(StoreError) {
         try Self.changes.withLock { _ throws(StoreError) in
             try writeWhileLocked(data, to: key)
@@ -244,6 +283,12 @@ public final class FileStore: RestorationStore {
     /// The body of ``write(_:to:)``, run while holding ``changes``.
     private func writeWhileLocked(_ data: Data, to key: StoreKey) throws(StoreError) {
         let target = path(for: ArchiveNaming.archiveName(for: key))
+        guard data.count <= maximumArchiveSize else {
+            throw StoreError(
+                code: .tooLarge, operation: .write, path: target,
+                reason: "the archive is \(data.count) bytes, more than the store's limit of \(maximumArchiveSize) "
+                    + "bytes; the previous archive is kept")
+        }
         try createDirectory(directoryPath)
         let (temporary, descriptor) = try createTemporaryFile(for: key, target: target)
         do {

@@ -54,6 +54,15 @@ extension StoreError {
         /// ```
         public static let readFailed = Code(rawValue: "readFailed")
 
+        /// An archive is larger than the store accepts (``FileStore/maximumArchiveSize``): a
+        /// write of it is refused, leaving the previous archive, and a file that size is not read
+        /// (and not removed).
+        ///
+        /// ```swift
+        /// if error.code == .tooLarge { /* save less, or raise the limit */ }
+        /// ```
+        public static let tooLarge = Code(rawValue: "tooLarge")
+
         /// Creating or writing the temporary file of a write failed, or removing an archive failed.
         ///
         /// ```swift

@@ -57,8 +57,9 @@ enum SystemCalls {
 
     // MARK: Files
 
-    /// Reads a whole file, or returns `nil` if it does not exist.
-    static func readFile(at path: String, operation: StoreError.Operation) throws(StoreError) -> Data? {
+    /// Reads a whole file, or returns `nil` if it does not exist; a file of more than `limit`
+    /// bytes is a ``StoreError/Code/tooLarge`` error, found before its bytes are read.
+    static func readFile(at path: String, limit: Int, operation: StoreError.Operation) throws(StoreError) -> Data? {
         let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             let number = errno
@@ -71,17 +72,31 @@ enum SystemCalls {
         guard fstat(descriptor, &status) == 0 else {
             throw failure("fstat failed", code: .readFailed, operation: operation, path: path, errno: errno)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(0, Int(status.st_size)))
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        func tooLarge(_ size: String) -> StoreError {
+            StoreError(
+                code: .tooLarge, operation: operation, path: path,
+                reason: "the file is \(size) bytes, more than the store's limit of \(limit) bytes; it was not read")
+        }
+        let expected = Int(clamping: status.st_size)
+        guard expected <= limit else { throw tooLarge("\(expected)") }
+        // Read straight into the result; one byte more than expected tells a file that grew
+        // since fstat from one that did not.
+        var data = Data(count: expected + 1)
+        var filled = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress, buffer.count)
+            if filled == data.count {
+                guard filled <= limit else { throw tooLarge("more than \(limit)") }
+                data.count = Swift.min(filled * 2, limit + 1)
+            }
+            let count = data.withUnsafeMutableBytes { buffer in
+                // `data` is never empty here, so it always has an address.
+                buffer.baseAddress.map { read(descriptor, $0 + filled, buffer.count - filled) } ?? 0
             }
             if count > 0 {
-                bytes.append(contentsOf: chunk[0..<count])
+                filled += count
             } else if count == 0 {
-                return Data(bytes)
+                data.count = filled
+                return data
             } else if errno != EINTR {
                 throw failure("read failed", code: .readFailed, operation: operation, path: path, errno: errno)
             }

@@ -71,6 +71,25 @@ private final class UnreadableStore: RestorationStore {
         #expect(next.report.freshReason?.code == .crashedDuringRestoration)
     }
 
+    @Test("an archive file over the store's size limit is a fresh launch that names the limit, and stays on disk")
+    func oversizedArchive() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "oversized-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let roomy = FileStore(directory: directory)
+        try await RestorationCoordinator(screens: Shop.declaration(), store: roomy).save(try Shop.busyTree())
+        let saved = try #require(try roomy.read(.main))
+
+        let tight = FileStore(directory: directory, maximumArchiveSize: saved.count - 1)
+        let session = try await RestorationCoordinator(screens: Shop.declaration(), store: tight).launch()
+        #expect(session.report.outcome == .fresh)
+        #expect(session.report.freshReason?.code == .storeUnreadable)
+        #expect(session.report.freshReason?.message.contains("more than the store's limit") == true)
+        #expect(try roomy.read(.main) == saved)
+
+        let again = try await RestorationCoordinator(screens: Shop.declaration(), store: roomy).launch()
+        #expect(again.report.outcome == .restored)
+    }
+
     @Test("an archive whose root has another identifier than the declaration's root starts fresh")
     func renamedRoot() async throws {
         let store = InMemoryStore()

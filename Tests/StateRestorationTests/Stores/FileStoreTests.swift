@@ -45,6 +45,33 @@ import Testing
         }
     }
 
+    @Test("An archive over maximumArchiveSize is neither written nor read, and what is on disk stays")
+    func sizeLimit() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory, maximumArchiveSize: 1_000)
+            let atLimit = Data(repeating: 1, count: 1_000)
+            try store.write(atLimit, to: .main)
+            #expect(try store.read(.main) == atLimit)
+
+            let refused = try #require(throws: StoreError.self) {
+                try store.write(Data(repeating: 2, count: 1_001), to: .main)
+            }
+            #expect(refused.code == .tooLarge)
+            #expect(refused.description.contains("1001 bytes, more than the store's limit of 1000 bytes"))
+            #expect(try store.read(.main) == atLimit)
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+
+            // A file that got larger some other way (a damaged or hostile one) is not read into memory.
+            let large = Data(repeating: 3, count: 5_000)
+            try large.write(to: store.fileURL(for: .main))
+            let unread = try #require(throws: StoreError.self) { try store.read(.main) }
+            #expect(unread.code == .tooLarge)
+            #expect(unread.description.contains(path(directory, "main.restoration")))
+            #expect(unread.description.contains("5000 bytes"))
+            #expect(try FileStore(directory: directory).read(.main) == large)
+        }
+    }
+
     @Test("A directory URL with a trailing slash names the same files")
     func trailingSlash() throws {
         try TestSupport.withTemporaryDirectory { directory in
