@@ -26,11 +26,9 @@ final class ArchiveDecodingState {
     /// The field-name table.
     @exclusivity(unchecked) var names: [String] = []
     @exclusivity(unchecked) var indexByName: [String: Int] = [:]
-    /// Direct-mapped cache from a key string's raw bits to its name index (-1: not in
-    /// the table); see ``nameIndex(for:)``.
-    @exclusivity(unchecked) var nameCacheBits = [UInt64](repeating: 0, count: 2 * 256)
-    @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -2, count: 256)
-    @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
+    /// Cache from a key string's raw bits to its name index (-1: not in the table); see
+    /// ``nameIndex(for:)``.
+    @exclusivity(unchecked) var nameCache = ArchiveNameCache()
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
     /// Which types are arrays decoded by ``ArchiveDecodableArray``.
     @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(
@@ -131,6 +129,7 @@ final class ArchiveDecodingState {
                     offset: nameOffset
                 )
             }
+            nameCache.insert(ArchiveNameCache.words(of: name), index: names.count, keepingAlive: nil)
             names.append(name)
         }
         guard p == tableEnd else {
@@ -529,28 +528,22 @@ final class ArchiveDecodingState {
 
     /// The index of `name` in the field-name table, or -1 when the archive never uses it.
     ///
-    /// Probes a direct-mapped cache keyed by the string's two raw words first (see
-    /// `ArchiveEncodingState.nameIndex(for:)` for why equal words mean equal strings).
+    /// Probes a cache keyed by the string's two raw words first (see
+    /// `ArchiveEncodingState.nameIndex(for:)` for why equal words mean equal strings). The
+    /// cache starts with the archive's own names, so a key of up to 15 UTF-8 bytes (a small
+    /// string, whose words are its bytes) finds its index there at once; a longer key
+    /// costs one dictionary lookup per decode, then is cached too.
     @inline(__always)
     func nameIndex(for name: String) -> Int {
-        let words = withUnsafeBytes(of: name) {
-            ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
-        }
-        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 56)
-        if nameCacheBits[2 &* slot] == words.0 && nameCacheBits[2 &* slot &+ 1] == words.1 {
-            let index = nameCacheIndex[slot]
-            if index >= -1 { return index }
-        }
-        return nameIndexSlow(for: name, slot: slot, words: words)
+        let words = ArchiveNameCache.words(of: name)
+        if let index = nameCache.index(for: words) { return index }
+        return nameIndexSlow(for: name, words: words)
     }
 
     @inline(never)
-    func nameIndexSlow(for name: String, slot: Int, words: (UInt64, UInt64)) -> Int {
+    func nameIndexSlow(for name: String, words: (UInt64, UInt64)) -> Int {
         let index = indexByName[name] ?? -1
-        nameCacheBits[2 * slot] = words.0
-        nameCacheBits[2 * slot + 1] = words.1
-        nameCacheIndex[slot] = index
-        nameCacheStrings[slot] = name
+        nameCache.insert(words, index: index, keepingAlive: name)
         return index
     }
 
