@@ -41,6 +41,24 @@ import Testing
         return (decoderCode, valueCode)
     }
 
+    /// Small in an archive (an empty keyed container is one byte), large in memory.
+    struct Quarter: Decodable { var a, b, c, d: String? }
+    struct Wide: Decodable { var a, b, c, d, e, f, g, h: Quarter? }
+    struct Wider: Decodable { var a, b, c, d: Wide? }
+
+    @Test("an array's declared count does not decide its allocation: 32 million elements of 2 KB each throw")
+    func hugeDeclaredArray() throws {
+        // 32 MB of input declaring 32 million elements, the most one byte each allows; reserving
+        // them all would ask for tens of gigabytes and stop the process. The first is invalid.
+        let count = 32 << 20
+        var bytes = Data([0x53, 0x52, 0x76, 0x01, 0x00, 0x00, Bytes.array])
+        bytes.append(contentsOf: Bytes.varint(UInt64(count)) + Bytes.varint(UInt64(count)))
+        bytes.append(Data(repeating: 0xFF, count: count))
+        #expect(MemoryLayout<Wider>.stride * count >= 64 << 30)
+        let error = try #require(throws: DecodingError.self) { try ArchiveDecoder().decode([Wider].self, from: bytes) }
+        #expect("\(error)".contains("0xFF") || "\(error)".contains("FF"))
+    }
+
     @Test("empty data throws truncated")
     func emptyData() {
         let error = #expect(throws: ArchiveError.self) { try ArchiveValue(decoding: Data()) }

@@ -20,6 +20,9 @@ protocol ArchiveDecodableArray: SendableMetatype {
         -> Self
 }
 
+/// Bytes of memory an array may reserve, before its elements are read, per byte of input.
+private let reservePerInputByte = 16
+
 extension Array: ArchiveDecodableArray where Element: Decodable {
     static func archiveDecode(from state: ArchiveDecodingState, at position: Int, implied: UInt8, depth: Int) throws
         -> [Element]
@@ -31,6 +34,20 @@ extension Array: ArchiveDecodableArray where Element: Decodable {
                 state: state, position: start, end: end, count: count, implied: elementTag, depth: depth)
         } catch {
             throw state.decodingError(error, type: [Any].self, depth: depth, key: nil)
+        }
+        // The count is only bounded by the input (an element takes at least one byte), and an
+        // element may be far larger in memory than in the archive: never reserve more than
+        // `reservePerInputByte` bytes of memory per byte of input for elements not read yet.
+        let budget = reservePerInputByte * Swift.max(container.end - container.position, 1)
+        let stride = Swift.max(MemoryLayout<Element>.stride, 1)
+        let (needed, overflow) = container.elementCount.multipliedReportingOverflow(by: stride)
+        guard !overflow, needed <= budget else {
+            var result: [Element] = []
+            result.reserveCapacity(budget / stride)
+            while !container.isAtEnd {
+                result.append(try container.decode(Element.self))
+            }
+            return result
         }
         return try [Element](unsafeUninitializedCapacity: container.elementCount) { buffer, initialized in
             // An empty buffer may have no address; it has no elements to read either.
@@ -70,12 +87,11 @@ struct ArchiveConformanceCache<Value: Sendable>: Sendable {
         shared.withLock { $0 }
     }
 
-    /// Replaces `shared` with this cache if this one learned something.
+    /// Adds what this cache learned to `shared` (decodes running at the same time each add
+    /// theirs).
     func publish(to shared: borrowing Mutex<Self>) {
         guard isDirty else { return }
-        var published = self
-        published.isDirty = false
-        shared.withLock { $0 = published }
+        shared.withLock { $0.table.merge(table) }
     }
 }
 

@@ -51,42 +51,68 @@ struct ArchiveTypeCache {
 
 /// A small open-addressing hash table keyed by type identity (linear probing, so two
 /// types that hash alike both stay: a direct-mapped table would evict them in turn on
-/// every value of a tree that alternates them). It holds the few dozen types of a
-/// model; past 128 types it starts over rather than grow.
+/// every value of a tree that alternates them). It doubles when half full.
 struct ArchiveTypeTable<Value: Sendable>: Sendable {
-    private static var capacity: Int { 256 }
-    private var keys = [ObjectIdentifier?](repeating: nil, count: Self.capacity)
-    private var values: [Value?] = Array(repeating: nil, count: Self.capacity)
-    private var count = 0
+    private var keys = [ObjectIdentifier?](repeating: nil, count: 256)
+    private var values: [Value?] = Array(repeating: nil, count: 256)
+    private(set) var count = 0
 
     @inline(__always)
-    private static func home(of identity: ObjectIdentifier) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: identity)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    private static func home(of identity: ObjectIdentifier, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: identity)) &* 0x9E37_79B9_7F4A_7C15) >> 32)
+            & mask
     }
 
     /// The value stored for `type`, or nil. Setting stores it (never nil in practice).
     subscript(type: Any.Type) -> Value? {
         @inline(__always) get {
             let identity = ObjectIdentifier(type)
-            var slot = Self.home(of: identity)
+            let mask = keys.count &- 1
+            var slot = Self.home(of: identity, mask: mask)
             while let key = keys[slot] {
                 if key == identity { return values[slot] }
-                slot = (slot &+ 1) & (Self.capacity &- 1)
+                slot = (slot &+ 1) & mask
             }
             return nil
         }
         set {
-            let identity = ObjectIdentifier(type)
-            if count >= Self.capacity / 2 {
-                self = Self()
-            }
-            var slot = Self.home(of: identity)
-            while let key = keys[slot], key != identity {
-                slot = (slot &+ 1) & (Self.capacity &- 1)
-            }
-            if keys[slot] == nil { count += 1 }
-            keys[slot] = identity
-            values[slot] = newValue
+            if count >= keys.count / 2 { grow() }
+            store(ObjectIdentifier(type), newValue)
+        }
+    }
+
+    /// Every stored pair.
+    var entries: [(ObjectIdentifier, Value?)] {
+        keys.indices.compactMap { index in keys[index].map { ($0, values[index]) } }
+    }
+
+    /// Stores `value` for the type with identity `identity`.
+    private mutating func store(_ identity: ObjectIdentifier, _ value: Value?) {
+        let mask = keys.count &- 1
+        var slot = Self.home(of: identity, mask: mask)
+        while let key = keys[slot], key != identity {
+            slot = (slot &+ 1) & mask
+        }
+        if keys[slot] == nil { count += 1 }
+        keys[slot] = identity
+        values[slot] = value
+    }
+
+    /// Adds every pair of `other` (a type's value is the same in every table).
+    mutating func merge(_ other: Self) {
+        for (identity, value) in other.entries {
+            if count >= keys.count / 2 { grow() }
+            store(identity, value)
+        }
+    }
+
+    private mutating func grow() {
+        let old = entries
+        keys = Array(repeating: nil, count: keys.count * 2)
+        values = Array(repeating: nil, count: keys.count)
+        count = 0
+        for (identity, value) in old {
+            store(identity, value)
         }
     }
 }
