@@ -126,18 +126,20 @@ package enum CRC32C {
         var n = count
         var k = 3  // x^(8n) = x^(n * 2^3)
         while n > 0 {
-            if n & 1 != 0 { result = multiply(powers[k & 31], result) }
+            if n & 1 != 0 { result = multiply(powers[k], result) }
             n >>= 1
             k += 1
         }
         return result
     }
 
-    /// `powers[k]` is x^(2^k) modulo the polynomial.
+    /// `powers[k]` is x^(2^k) modulo the polynomial, for every k a byte count can need
+    /// (3 + 63). No period is assumed: zlib's table of 32 repeats for CRC-32's polynomial,
+    /// but the powers of x modulo CRC-32C's repeat with period 31.
     static let powers: [UInt32] = {
-        var powers = [UInt32](repeating: 0, count: 32)
+        var powers = [UInt32](repeating: 0, count: 3 + Int.bitWidth)
         var p: UInt32 = 1 << 30  // x^1
-        for k in 0..<32 {
+        for k in powers.indices {
             powers[k] = p
             p = multiply(p, p)
         }
