@@ -56,11 +56,29 @@ public struct ArchiveEncoder: Sendable {
         return state.finish()
     }
 
+    /// The `Data` payloads of at least this many bytes that ``encode(_:owningLargePayloads:)``
+    /// and ``encodeSealed(_:formatVersion:)`` copy once, straight into the output.
+    static let largePayloadSize = 1024
+
+    /// Encodes `value` like ``encode(_:)``, the same bytes, copying each `Data` payload of
+    /// ``largePayloadSize`` bytes or more once, straight into the output, rather than into
+    /// the working buffer first. For values whose every `Data` is an owned buffer (the
+    /// coordinator's encodings of states and nodes), not one made with
+    /// `Data(bytesNoCopy:count:deallocator: .none)` over memory freed before this returns.
+    func encode<T: Encodable>(_ value: T, owningLargePayloads: Bool) throws -> Data {
+        let state = ArchiveEncodingState(
+            userInfo: userInfo, externalThreshold: owningLargePayloads ? Self.largePayloadSize : .max)
+        defer { state.containers.removeAll() }
+        try state.encodeGeneric(value, parent: -1, depth: 0)
+        return state.finish()
+    }
+
     /// Encodes `value` as the body of an ``ArchiveEnvelope``: the same bytes as
     /// `ArchiveEnvelope.seal(encode(value), formatVersion:)`, written once, with no
-    /// copy of the body.
+    /// copy of the body. Large `Data` payloads are treated as in
+    /// ``encode(_:owningLargePayloads:)`` with `owningLargePayloads` true.
     func encodeSealed<T: Encodable>(_ value: T, formatVersion: UInt16) throws -> Data {
-        let state = ArchiveEncodingState(userInfo: userInfo)
+        let state = ArchiveEncodingState(userInfo: userInfo, externalThreshold: Self.largePayloadSize)
         defer { state.containers.removeAll() }
         try state.encodeGeneric(value, parent: -1, depth: 0)
         return state.finish(reservingPrefix: ArchiveEnvelope.headerSize) { header, body in

@@ -202,7 +202,8 @@ struct HierarchyArchiver {
             return (previous, true)
         }
         do {
-            let bytes = try encoder.encode(record)
+            // Every `Data` of a record (its state, its children) is one of this save's encodings.
+            let bytes = try encoder.encode(record, owningLargePayloads: true)
             return (
                 Entry(
                     shape: shape, bytes: bytes, state: encodedState, children: children,

@@ -71,7 +71,12 @@ final class ArchiveEncodingState {
         var data: Data
     }
 
-    static let externalThreshold = 1024
+    /// `Data` payloads of at least this many bytes are external; `Int.max` (none) unless
+    /// the caller owns every `Data` encoded: a payload is read at ``finish()``, so a
+    /// `Data(bytesNoCopy:count:deallocator: .none)` made inside a type's `encode(to:)` over
+    /// memory that scope frees would be read after it is gone. The coordinator's node
+    /// records and archive body hold only `Data` that the coordinator's own encodes made.
+    let externalThreshold: Int
     @exclusivity(unchecked) var externals: [External] = []
 
     /// `keyOwner[name]` is the open keyed container that last wrote `name`, for
@@ -96,8 +101,9 @@ final class ArchiveEncodingState {
     @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
     let userInfo: [CodingUserInfoKey: any Sendable]
 
-    init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096) {
+    init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096, externalThreshold: Int = .max) {
         self.userInfo = userInfo
+        self.externalThreshold = externalThreshold
         self.capacity = capacity
         self.bytes = .allocate(capacity: capacity)
         // Typical models have tens of field names; growing the table rehashes every name.
@@ -272,7 +278,7 @@ final class ArchiveEncodingState {
 
     func writeDataPayload(_ value: Data) {
         appendVarint(UInt64(value.count))
-        guard value.count >= Self.externalThreshold else {
+        guard value.count >= externalThreshold else {
             value.withUnsafeBytes { appendRaw($0) }
             return
         }
