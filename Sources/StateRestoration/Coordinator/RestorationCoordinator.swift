@@ -495,6 +495,14 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 return .fresh(LaunchReport(outcome: .fresh, freshReason: .init(.noArchive, "no archive was saved")))
             }
             data = stored
+        } catch let error as StoreError where error.code == .tooLarge {
+            // Unlike a locked device, this does not pass: move the file aside, as a damaged
+            // archive is, so that the next save does not overwrite it unseen.
+            var report = LaunchReport(
+                outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (too-large): \(error)"))
+            reject(key, reason: "too-large", into: &report)
+            removeRestorationMarker(notes: &report.notes)
+            return .fresh(report)
         } catch {
             return .fresh(
                 LaunchReport(

@@ -80,13 +80,15 @@ enum SystemCalls {
         let expected = Int(clamping: status.st_size)
         guard expected <= limit else { throw tooLarge("\(expected)") }
         // Read straight into the result; one byte more than expected tells a file that grew
-        // since fstat from one that did not.
-        var data = Data(count: expected + 1)
+        // since fstat from one that did not. A file never gets more than one byte past the
+        // limit into memory (`limit` may be `Int.max`: no arithmetic here overflows).
+        let ceiling = limit == .max ? limit : limit + 1
+        var data = Data(count: expected == .max ? expected : expected + 1)
         var filled = 0
         while true {
             if filled == data.count {
-                guard filled <= limit else { throw tooLarge("more than \(limit)") }
-                data.count = Swift.min(filled * 2, limit + 1)
+                guard filled <= limit, filled < ceiling else { throw tooLarge("more than \(limit)") }
+                data.count = filled > ceiling / 2 ? ceiling : Swift.min(filled * 2, ceiling)
             }
             let count = data.withUnsafeMutableBytes { buffer in
                 // `data` is never empty here, so it always has an address.

@@ -71,7 +71,7 @@ private final class UnreadableStore: RestorationStore {
         #expect(next.report.freshReason?.code == .crashedDuringRestoration)
     }
 
-    @Test("an archive file over the store's size limit is a fresh launch that names the limit, and stays on disk")
+    @Test("an archive file over the store's size limit is a fresh launch that names the limit, and is moved aside")
     func oversizedArchive() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "oversized-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -82,12 +82,12 @@ private final class UnreadableStore: RestorationStore {
         let tight = FileStore(directory: directory, maximumArchiveSize: saved.count - 1)
         let session = try await RestorationCoordinator(screens: Shop.declaration(), store: tight).launch()
         #expect(session.report.outcome == .fresh)
-        #expect(session.report.freshReason?.code == .storeUnreadable)
+        #expect(session.report.freshReason?.code == .archiveRejected)
         #expect(session.report.freshReason?.message.contains("more than the store's limit") == true)
-        #expect(try roomy.read(.main) == saved)
-
-        let again = try await RestorationCoordinator(screens: Shop.declaration(), store: roomy).launch()
-        #expect(again.report.outcome == .restored)
+        #expect(session.report.rejectedCheck == "too-large")
+        let moved = try #require(session.report.rejectedArchive)
+        #expect(FileManager.default.contents(atPath: moved) == saved)
+        #expect(try roomy.read(.main) == nil)
     }
 
     @Test("an archive whose root has another identifier than the declaration's root starts fresh")

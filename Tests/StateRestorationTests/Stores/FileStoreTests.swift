@@ -72,6 +72,27 @@ import Testing
         }
     }
 
+    @Test("A file that grows past the limit after fstat is cut off one byte past it, not read to its end")
+    func growingFile() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory, maximumArchiveSize: 1_000)
+            let fifo = store.fileURL(for: .main).path(percentEncoded: false)
+            // A FIFO's fstat reports 0 bytes; its writer then delivers 5,000.
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let writer = Thread {
+                let descriptor = open(fifo, O_WRONLY)
+                guard descriptor >= 0 else { return }
+                let bytes = [UInt8](repeating: 9, count: 5_000)
+                _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                close(descriptor)
+            }
+            writer.start()
+            let error = try #require(throws: StoreError.self) { try store.read(.main) }
+            #expect(error.code == .tooLarge)
+            #expect(error.description.contains("more than 1000 bytes"))
+        }
+    }
+
     @Test("A directory URL with a trailing slash names the same files")
     func trailingSlash() throws {
         try TestSupport.withTemporaryDirectory { directory in
