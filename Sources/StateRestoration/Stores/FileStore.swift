@@ -46,7 +46,8 @@ public final class FileStore: RestorationStore {
     ///
     /// A write of a larger archive throws ``StoreError/Code/tooLarge`` and leaves the previous
     /// archive; a larger file is not read (``read(_:)`` throws the same code, before reading any
-    /// of it, so a damaged or hostile file cannot exhaust memory at launch) and is left in place.
+    /// of it, so a damaged or hostile file cannot exhaust memory at launch) and is left in place,
+    /// where a coordinator's launch moves it aside as it does a damaged archive.
     /// The default, ``defaultMaximumArchiveSize``, is far above any real hierarchy: 500
     /// realistic screens make about 400 KB.
     ///
