@@ -86,14 +86,15 @@ struct HierarchyArchiver {
     mutating func archive(_ tree: ScreenTree, report: inout SaveReport) throws(RestorationError) -> Data? {
         let previousRoot = previous?.shape.id == tree.root.identifier ? previous : nil
         let root = try archive(
-            tree.root, component: tree.root.identifier, parent: nil, previous: previousRoot, report: &report)
+            tree.root, component: tree.root.identifier, parent: nil, depth: 1, previous: previousRoot, report: &report)
         encoded = root?.entry
         return root?.entry.bytes
     }
 
     /// A node's encoding, and whether it is the previous save's, unchanged.
     private func archive(
-        _ node: ScreenNode, component: String?, parent: IdentifierPath?, previous: Entry?, report: inout SaveReport
+        _ node: ScreenNode, component: String?, parent: IdentifierPath?, depth: Int, previous: Entry?,
+        report: inout SaveReport
     ) throws(RestorationError) -> (entry: Entry, reused: Bool)? {
         guard let component else {
             let display = parent?.appending(node.displayName) ?? IdentifierPath([node.displayName])
@@ -104,6 +105,14 @@ struct HierarchyArchiver {
             return nil
         }
         let path = parent?.appending(component) ?? IdentifierPath([component])
+        // A launch reads no deeper (a bound against hostile archives): an archive with a
+        // deeper node would be written only to be rejected.
+        guard depth <= ArchivedNode.maximumDepth else {
+            throw RestorationError(
+                .encodingFailed, path: path,
+                message: "cannot save \(path): the hierarchy nests deeper than \(ArchivedNode.maximumDepth) levels, "
+                    + "more than a launch reads; nothing was saved")
+        }
         var record = ArchivedNodeRecord(id: component, kind: node.kind)
         var reused = true
         var encodedState: EncodedState?
@@ -124,9 +133,10 @@ struct HierarchyArchiver {
             guard
                 let childComponent,
                 let encoded = try archive(
-                    child, component: childComponent, parent: path, previous: previousChild, report: &report)
+                    child, component: childComponent, parent: path, depth: depth + 1, previous: previousChild,
+                    report: &report)
             else {
-                _ = try archive(child, component: nil, parent: path, previous: nil, report: &report)
+                _ = try archive(child, component: nil, parent: path, depth: depth + 1, previous: nil, report: &report)
                 return
             }
             children.append((childComponent, encoded.entry))
@@ -183,7 +193,7 @@ struct HierarchyArchiver {
         var presentedEntry: Entry?
         if let presented = node.presented,
             let encoded = try archive(
-                presented, component: presented.identifier, parent: path,
+                presented, component: presented.identifier, parent: path, depth: depth + 1,
                 previous: previous?.presented.flatMap { $0.shape.id == presented.identifier ? $0 : nil },
                 report: &report)
         {

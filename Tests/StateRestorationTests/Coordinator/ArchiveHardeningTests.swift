@@ -137,6 +137,29 @@ private final class UnreadableStore: RestorationStore {
         #expect(session.tree == tree)
     }
 
+    @Test("a hierarchy nested deeper than a launch reads is not saved, and the previous archive stays")
+    func saveRefusesTooDeep() async throws {
+        /// `levels` tab bars, each the only tab of the one above, over a settings screen.
+        func nested(_ levels: Int) -> [DeclarationNode] {
+            guard levels > 0 else { return DeclarationBuilder.buildExpression(Screen(SettingsScreen(), id: "settings")) }
+            return DeclarationBuilder.buildExpression(Tabs("level-\(levels)") { nested(levels - 1) })
+        }
+        let store = InMemoryStore()
+        let shallow = ScreenDeclaration { nested(ArchivedNode.maximumDepth - 1) }
+        try await RestorationCoordinator(screens: shallow, store: store).save(try shallow.makeInitialTree())
+        let saved = try #require(try store.read(.main))
+        let restored = try await RestorationCoordinator(screens: shallow, store: store).launch()
+        #expect(restored.report.outcome == .restored)
+
+        let deep = ScreenDeclaration { nested(ArchivedNode.maximumDepth) }
+        let error = try await #require(throws: RestorationError.self) {
+            try await RestorationCoordinator(screens: deep, store: store).save(try deep.makeInitialTree())
+        }
+        #expect(error.code == .encodingFailed)
+        #expect("\(error)".contains("nests deeper than \(ArchivedNode.maximumDepth) levels"))
+        #expect(try store.read(.main) == saved)
+    }
+
     @Test("nodes nested past the limit are refused by name, and the limit itself decodes")
     func nestingLimit() throws {
         func chain(_ depth: Int) -> ArchivedNode {
