@@ -141,7 +141,9 @@ private final class UnreadableStore: RestorationStore {
     func saveRefusesTooDeep() async throws {
         /// `levels` tab bars, each the only tab of the one above, over a settings screen.
         func nested(_ levels: Int) -> [DeclarationNode] {
-            guard levels > 0 else { return DeclarationBuilder.buildExpression(Screen(SettingsScreen(), id: "settings")) }
+            guard levels > 0 else {
+                return DeclarationBuilder.buildExpression(Screen(SettingsScreen(), id: "settings"))
+            }
             return DeclarationBuilder.buildExpression(Tabs("level-\(levels)") { nested(levels - 1) })
         }
         let store = InMemoryStore()
