@@ -38,6 +38,9 @@ extension Array: ArchiveDecodableArray where Element: Decodable {
         // The count is only bounded by the input (an element takes at least one byte), and an
         // element may be far larger in memory than in the archive: never reserve more than
         // `reservePerInputByte` bytes of memory per byte of input for elements not read yet.
+        // `Array(unsafeUninitializedCapacity: 0)` stores its count into the shared empty-array
+        // singleton, a race between threads that ThreadSanitizer reports.
+        guard container.elementCount > 0 else { return [] }
         let budget = reservePerInputByte * Swift.max(container.end - container.position, 1)
         let stride = Swift.max(MemoryLayout<Element>.stride, 1)
         let (needed, overflow) = container.elementCount.multipliedReportingOverflow(by: stride)
@@ -50,7 +53,7 @@ extension Array: ArchiveDecodableArray where Element: Decodable {
             return result
         }
         return try [Element](unsafeUninitializedCapacity: container.elementCount) { buffer, initialized in
-            // An empty buffer may have no address; it has no elements to read either.
+            // A non-empty buffer always has an address.
             guard let base = buffer.baseAddress else { return }
             while !container.isAtEnd {
                 (base + initialized).initialize(to: try container.decode(Element.self))
