@@ -50,10 +50,7 @@ public struct ArchiveEncoder: Sendable {
     ///   after its parent moved on, or encodes two single values into one slot), or
     ///   any error the value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let state = ArchiveEncodingState(userInfo: userInfo)
-        defer { state.containers.removeAll() }
-        try state.encodeGeneric(value, parent: -1, depth: 0)
-        return state.finish()
+        try encode(value, owningLargePayloads: false)
     }
 
     /// The `Data` payloads of at least this many bytes that ``encode(_:owningLargePayloads:)``
@@ -66,11 +63,7 @@ public struct ArchiveEncoder: Sendable {
     /// coordinator's encodings of states and nodes), not one made with
     /// `Data(bytesNoCopy:count:deallocator: .none)` over memory freed before this returns.
     func encode<T: Encodable>(_ value: T, owningLargePayloads: Bool) throws -> Data {
-        let state = ArchiveEncodingState(
-            userInfo: userInfo, externalThreshold: owningLargePayloads ? Self.largePayloadSize : .max)
-        defer { state.containers.removeAll() }
-        try state.encodeGeneric(value, parent: -1, depth: 0)
-        return state.finish()
+        try encode(value, owningLargePayloads: owningLargePayloads) { $0.finish() }
     }
 
     /// Encodes `value` as the body of an ``ArchiveEnvelope``: the same bytes as
@@ -78,11 +71,21 @@ public struct ArchiveEncoder: Sendable {
     /// copy of the body. Large `Data` payloads are treated as in
     /// ``encode(_:owningLargePayloads:)`` with `owningLargePayloads` true.
     func encodeSealed<T: Encodable>(_ value: T, formatVersion: UInt16) throws -> Data {
-        let state = ArchiveEncodingState(userInfo: userInfo, externalThreshold: Self.largePayloadSize)
+        try encode(value, owningLargePayloads: true) { state in
+            state.finish(reservingPrefix: ArchiveEnvelope.headerSize) { header, body in
+                ArchiveEnvelope.writeHeader(into: header, body: body, formatVersion: formatVersion)
+            }
+        }
+    }
+
+    /// Encodes `value` into a new coding state and returns what `finish` makes of it.
+    private func encode<T: Encodable>(
+        _ value: T, owningLargePayloads: Bool, finish: (ArchiveEncodingState) -> Data
+    ) throws -> Data {
+        let state = ArchiveEncodingState(
+            userInfo: userInfo, externalThreshold: owningLargePayloads ? Self.largePayloadSize : .max)
         defer { state.containers.removeAll() }
         try state.encodeGeneric(value, parent: -1, depth: 0)
-        return state.finish(reservingPrefix: ArchiveEnvelope.headerSize) { header, body in
-            ArchiveEnvelope.writeHeader(into: header, body: body, formatVersion: formatVersion)
-        }
+        return finish(state)
     }
 }

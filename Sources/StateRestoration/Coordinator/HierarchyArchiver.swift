@@ -53,8 +53,11 @@ struct HierarchyArchiver {
         /// The child saved under `component`, looked for first at `index` (where an
         /// unchanged container has it) and next to it (a child added or removed before it).
         func child(_ component: String, near index: Int) -> Entry? {
-            for candidate in [index, index + 1, index - 1] where children.indices.contains(candidate) {
+            // Components are unique among siblings, so the order of the probes does not matter.
+            var candidate = Swift.max(index - 1, 0)
+            while candidate <= index + 1 && candidate < children.count {
                 if children[candidate].component == component { return children[candidate].entry }
+                candidate += 1
             }
             return children.first { $0.component == component }?.entry
         }

@@ -335,9 +335,7 @@ final class ArchiveEncodingState {
     /// words imply equal strings. Misses fall back to a dictionary.
     @inline(__always)
     func nameIndex(for name: String) -> Int {
-        let words = withUnsafeBytes(of: name) {
-            ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
-        }
+        let words = ArchiveNameCache.words(of: name)
         let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 56)
         if nameCacheBits[2 &* slot] == words.0 && nameCacheBits[2 &* slot &+ 1] == words.1 {
             let index = nameCacheIndex[slot]
