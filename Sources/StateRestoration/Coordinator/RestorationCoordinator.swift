@@ -495,9 +495,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 return .fresh(LaunchReport(outcome: .fresh, freshReason: .init(.noArchive, "no archive was saved")))
             }
             data = stored
-        } catch let error as StoreError where error.code == .tooLarge {
-            // Unlike a locked device, this does not pass: move the file aside, as a damaged
-            // archive is, so that the next save does not overwrite it unseen.
+        } catch let error as StoreError where error.code == .tooLarge && error.operation == .read {
+            // Unlike a locked device, this does not pass (see `StoreError.Code.tooLarge`): move
+            // the file aside, as a damaged archive is, so the next save does not overwrite it unseen.
             var report = LaunchReport(
                 outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (too-large): \(error)"))
             reject(key, reason: "too-large", into: &report)

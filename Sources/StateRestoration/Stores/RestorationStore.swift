@@ -37,7 +37,8 @@ public protocol RestorationStore: Sendable {
     ///
     /// - Parameter key: The archive's key.
     /// - Returns: The archive's bytes, or `nil` if nothing is stored under `key`.
-    /// - Throws: ``StoreError`` if the archive exists but cannot be read.
+    /// - Throws: ``StoreError`` if the archive exists but cannot be read; with code
+    ///   ``StoreError/Code/tooLarge`` only if it never will be (a coordinator then moves it aside).
     func read(_ key: StoreKey) throws -> Data?
 
     /// Stores an archive under a key, replacing any previous one, atomically.

@@ -56,7 +56,12 @@ extension StoreError {
 
         /// An archive is larger than the store accepts (``FileStore/maximumArchiveSize``): a
         /// write of it is refused, leaving the previous archive, and a file that size is not read
-        /// (and not removed).
+        /// (and not removed by the store).
+        ///
+        /// A ``RestorationCoordinator`` takes this code on a read as lasting: the launch is fresh
+        /// and the archive is moved aside with ``RestorationStore/reject(_:reason:)``, as a
+        /// damaged one is. A store of your own should throw it only for an archive it will never
+        /// read, not for a passing shortage such as memory pressure.
         ///
         /// ```swift
         /// if error.code == .tooLarge { /* save less, or raise the limit */ }

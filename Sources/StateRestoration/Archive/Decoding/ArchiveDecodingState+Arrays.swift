@@ -20,8 +20,11 @@ protocol ArchiveDecodableArray: SendableMetatype {
         -> Self
 }
 
-/// Bytes of memory an array may reserve, before its elements are read, per byte of input.
-private let reservePerInputByte = 16
+extension ArchiveDecodingState {
+    /// Bytes of memory the arrays of one decode may reserve, before their elements are read,
+    /// per byte of input (see ``reservationAllowance``).
+    static let reservePerInputByte = 16
+}
 
 extension Array: ArchiveDecodableArray where Element: Decodable {
     static func archiveDecode(from state: ArchiveDecodingState, at position: Int, implied: UInt8, depth: Int) throws
@@ -35,23 +38,23 @@ extension Array: ArchiveDecodableArray where Element: Decodable {
         } catch {
             throw state.decodingError(error, type: [Any].self, depth: depth, key: nil)
         }
-        // The count is only bounded by the input (an element takes at least one byte), and an
-        // element may be far larger in memory than in the archive: never reserve more than
-        // `reservePerInputByte` bytes of memory per byte of input for elements not read yet.
         // `Array(unsafeUninitializedCapacity: 0)` stores its count into the shared empty-array
         // singleton, a race between threads that ThreadSanitizer reports.
         guard container.elementCount > 0 else { return [] }
-        let budget = reservePerInputByte * Swift.max(container.end - container.position, 1)
-        let stride = Swift.max(MemoryLayout<Element>.stride, 1)
-        let (needed, overflow) = container.elementCount.multipliedReportingOverflow(by: stride)
-        guard !overflow, needed <= budget else {
+        // The count is only bounded by the input (an element takes at least one byte), and an
+        // element may be far larger in memory than in the archive. Reserve room for all the
+        // elements at once only within the decode's allowance; past it, grow as elements are
+        // read, as `Array.init(from:)` does, so a declared count alone never allocates.
+        let (needed, overflow) = container.elementCount.multipliedReportingOverflow(
+            by: Swift.max(MemoryLayout<Element>.stride, 1))
+        guard !overflow, needed <= state.reservationAllowance else {
             var result: [Element] = []
-            result.reserveCapacity(budget / stride)
             while !container.isAtEnd {
                 result.append(try container.decode(Element.self))
             }
             return result
         }
+        state.reservationAllowance -= needed
         return try [Element](unsafeUninitializedCapacity: container.elementCount) { buffer, initialized in
             // A non-empty buffer always has an address.
             guard let base = buffer.baseAddress else { return }

@@ -48,6 +48,9 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var serial = 0
     /// Nested `init(from:)` calls in progress, against ``maximumDepth``.
     @exclusivity(unchecked) var nesting = 0
+    /// Bytes of memory that arrays of this decode may still reserve before their elements
+    /// are read: ``reservePerInputByte`` per byte of input, for all of them together.
+    @exclusivity(unchecked) var reservationAllowance = 0
     /// Coding-path keys of the value being decoded; a decoder or container at depth `d`
     /// reports the first `d` of them.
     @exclusivity(unchecked) var path: [any CodingKey] = []
@@ -65,6 +68,8 @@ final class ArchiveDecodingState {
         data.copyBytes(to: bytes, count: size)
         self.maximumDepth = maximumDepth
         self.userInfo = userInfo
+        let (allowance, overflow) = size.multipliedReportingOverflow(by: Self.reservePerInputByte)
+        self.reservationAllowance = overflow ? .max : allowance
         try readPreamble()
     }
 
