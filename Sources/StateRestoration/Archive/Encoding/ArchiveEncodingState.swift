@@ -93,12 +93,8 @@ final class ArchiveEncodingState {
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
     /// Reusable keyed-container wrappers; emptied by ``finish()``.
     let containers = ArchiveContainerCache()
-    /// Direct-mapped cache from a key string's raw bits to its name index; see
-    /// ``nameIndex(for:)``. `nameCacheStrings` keeps the cached strings alive so that
-    /// equal bits keep meaning equal strings.
-    @exclusivity(unchecked) var nameCacheBits = [UInt64](repeating: 0, count: 2 * 256)
-    @exclusivity(unchecked) var nameCacheIndex = [Int](repeating: -1, count: 256)
-    @exclusivity(unchecked) var nameCacheStrings = [String](repeating: "", count: 256)
+    /// Cache from a key string's raw bits to its name index; see ``nameIndex(for:)``.
+    @exclusivity(unchecked) var nameCache = ArchiveNameCache()
     let userInfo: [CodingUserInfoKey: any Sendable]
 
     init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096, externalThreshold: Int = .max) {
@@ -329,23 +325,19 @@ final class ArchiveEncodingState {
     /// The index of `name` in the field-name table, adding it on first use.
     ///
     /// Keys are almost always the same string instances over and over (the literals of
-    /// synthesized `CodingKeys`), so the lookup first probes a direct-mapped cache keyed
-    /// by the string's two raw words: a small string's words are its contents, a large
-    /// string's words identify its (immutable, retained by the cache) storage, so equal
-    /// words imply equal strings. Misses fall back to a dictionary.
+    /// synthesized `CodingKeys`), so the lookup first probes a cache keyed by the string's
+    /// two raw words: a small string's words are its contents, a large string's words
+    /// identify its (immutable, retained by the cache) storage, so equal words imply equal
+    /// strings. Misses fall back to a dictionary.
     @inline(__always)
     func nameIndex(for name: String) -> Int {
         let words = ArchiveNameCache.words(of: name)
-        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 56)
-        if nameCacheBits[2 &* slot] == words.0 && nameCacheBits[2 &* slot &+ 1] == words.1 {
-            let index = nameCacheIndex[slot]
-            if index >= 0 { return index }
-        }
-        return nameIndexSlow(for: name, slot: slot, words: words)
+        if let index = nameCache.index(for: words) { return index }
+        return nameIndexSlow(for: name, words: words)
     }
 
     @inline(never)
-    func nameIndexSlow(for name: String, slot: Int, words: (UInt64, UInt64)) -> Int {
+    func nameIndexSlow(for name: String, words: (UInt64, UInt64)) -> Int {
         // One hash of `name`: look up and insert through the same subscript access.
         let candidate = names.count
         let index = Self.indexOrInsert(&indexByName[name, default: -1], candidate)
@@ -355,10 +347,7 @@ final class ArchiveEncodingState {
             let length = name.utf8.count
             namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
         }
-        nameCacheBits[2 * slot] = words.0
-        nameCacheBits[2 * slot + 1] = words.1
-        nameCacheIndex[slot] = index
-        nameCacheStrings[slot] = name
+        nameCache.insert(words, index: index, keepingAlive: name)
         return index
     }
 

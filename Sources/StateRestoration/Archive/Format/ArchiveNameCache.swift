@@ -1,5 +1,6 @@
 /// An open-addressing cache (linear probing) from a string's two raw words to a name
-/// index, for ``ArchiveDecodingState/nameIndex(for:)``.
+/// index, for ``ArchiveEncodingState/nameIndex(for:)`` and
+/// ``ArchiveDecodingState/nameIndex(for:)``.
 ///
 /// Equal words mean equal strings: a small string's words are its bytes, and a large
 /// string's words identify its immutable storage, which the cache's owner keeps alive
