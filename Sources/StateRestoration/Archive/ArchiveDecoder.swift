@@ -77,7 +77,8 @@ public struct ArchiveDecoder: Sendable {
                 DecodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error)
             )
         }
-        defer { state.containers.removeAll() }
+        state.takeContainers()
+        defer { state.returnContainers() }
         return try state.decodeGeneric(T.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
     }
 }

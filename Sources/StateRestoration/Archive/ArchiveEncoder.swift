@@ -84,7 +84,8 @@ public struct ArchiveEncoder: Sendable {
     ) throws -> Data {
         let state = ArchiveEncodingState(
             userInfo: userInfo, externalThreshold: owningLargePayloads ? Self.largePayloadSize : .max)
-        defer { state.containers.removeAll() }
+        state.takeContainers()
+        defer { state.returnContainers() }
         try state.encodeGeneric(value, parent: -1, depth: 0)
         return finish(state)
     }

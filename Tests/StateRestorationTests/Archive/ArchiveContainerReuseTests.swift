@@ -6,13 +6,13 @@ import Testing
 /// containers of their own.
 @Suite struct ArchiveContainerReuseTests {
     /// A recursive type: containers of the same key type are open at every level at once.
-    struct Node: Codable, Equatable {
+    struct Node: Codable, Equatable, Sendable {
         var name: String
         var children: [Node]
         var next: Box?
     }
 
-    final class Box: Codable, Equatable {
+    final class Box: Codable, Equatable, Sendable {
         let node: Node
         init(_ node: Node) { self.node = node }
         static func == (lhs: Box, rhs: Box) -> Bool { lhs.node == rhs.node }
@@ -97,5 +97,70 @@ import Testing
         #expect(value["first"]?["x"] == .int(1))
         #expect(value["second"]?["x"] == .int(1))
         #expect(throws: EncodingError.self) { try pair.first.kept?.encode(2, forKey: .x) }
+    }
+
+    @Test("a container kept past its encode never writes into a later encode of the same key type")
+    func escapedThenLaterEncode() throws {
+        let first = Escaper()
+        _ = try ArchiveEncoder().encode(first)
+        // The later encodes reuse pooled wrappers of `Escaper.CodingKeys`; the kept one is not
+        // among them, so writing to it cannot reach them.
+        let reference = try ArchiveEncoder().encode(Pair(first: Escaper(), second: Escaper()))
+        for _ in 0..<3 {
+            let pair = Pair(first: Escaper(), second: Escaper())
+            #expect(throws: EncodingError.self) { try first.kept?.encode(99, forKey: .x) }
+            #expect(try ArchiveEncoder().encode(pair) == reference)
+        }
+    }
+
+    enum Choice: Codable, Equatable {
+        case alpha(Int)
+        case beta(String)
+        case gamma
+    }
+
+    struct Padded: Codable, Equatable {
+        var zeta: Int
+        var beta: String
+        var choices: [Choice]
+    }
+
+    @Test("enums decode right from archives whose name tables number the case names differently")
+    func enumCasesAcrossNameTables() throws {
+        // The case names sit at different indices in each archive's name table, and each
+        // decode takes up the wrappers (and their cached `allKeys`) the previous one left.
+        let choices: [Choice] = [.beta("b"), .alpha(1), .gamma, .beta("c"), .alpha(2)]
+        let padded = Padded(zeta: 3, beta: "pad", choices: choices.reversed())
+        let plain = try ArchiveEncoder().encode(choices)
+        let shifted = try ArchiveEncoder().encode(padded)
+        for _ in 0..<3 {
+            #expect(try ArchiveDecoder().decode([Choice].self, from: plain) == choices)
+            #expect(try ArchiveDecoder().decode(Padded.self, from: shifted) == padded)
+        }
+    }
+
+    @Test("encodes and decodes running at once each get wrappers of their own")
+    func concurrentCoding() async throws {
+        let values = (0..<8).map { tree(3, $0) }
+        let references = try values.map { try ArchiveEncoder().encode($0) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (value, reference) in zip(values, references) {
+                group.addTask {
+                    for _ in 0..<20 {
+                        let data = try ArchiveEncoder().encode(value)
+                        guard data == reference else { throw CodingMismatch(what: "encode") }
+                        guard try ArchiveDecoder().decode(Node.self, from: data) == value else {
+                            throw CodingMismatch(what: "decode")
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    struct CodingMismatch: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "a concurrent \(what) gave another result than a serial one" }
     }
 }

@@ -33,7 +33,8 @@ final class ArchiveDecodingState {
     /// Which types are arrays decoded by ``ArchiveDecodableArray``.
     @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(
         of: ArchiveSharedConformances.decodableArrays)
-    /// Reusable keyed-container wrappers; emptied when the decode ends.
+    /// Reusable keyed-container wrappers: from ``ArchiveContainerPool/decoding`` for the
+    /// length of one decode (see ``takeContainers()``), otherwise a cache of this state's own.
     let containers = ArchiveContainerCache()
     /// Offset of the root value.
     @exclusivity(unchecked) var rootPosition = 0

@@ -8,6 +8,12 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     var state: ArchiveDecodingState { @inline(__always) get { slot.state } }
 
+    /// Runs `body` on the state without retaining it; see ``ArchiveDecodingSlot``.
+    @inline(__always)
+    private func withState<Result>(_ body: (ArchiveDecodingState) throws -> Result) rethrows -> Result {
+        try slot.unmanagedState._withUnsafeGuaranteedRef(body)
+    }
+
     var start: Int { @inline(__always) get { slot.first } }
     var count: Int { @inline(__always) get { slot.second } }
     var depth: Int { @inline(__always) get { slot.depth } }
@@ -21,7 +27,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         // key type). `Array` is `@frozen` and a single buffer reference, so the casts need
         // no metadata.
         if count == 1 {
-            let name = state.arena[start + 1]
+            let name = state.names[state.arena[start + 1]]
             for cached in slot.singleKeyArrays where cached.name == name {
                 return unsafeBitCast(cached.keys, to: [Key].self)
             }
@@ -50,7 +56,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// The value offset for `key`, or a `keyNotFound` error.
     @inline(__always)
     private func entry(_ key: Key) throws -> Int {
-        let position = state.findEntry(start: start, count: count, name: key.stringValue)
+        // The key first: `stringValue` is an opaque call, across which a state already
+        // loaded from the slot would have to be retained.
+        let name = key.stringValue
+        let position = withState { $0.findEntry(start: start, count: count, name: name) }
         guard position >= 0 else { throw keyNotFound(key) }
         return position
     }
@@ -86,7 +95,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         _ key: Key,
         _ reader: (ArchiveDecodingState, inout Int) throws(ArchiveError) -> Value
     ) throws -> Value? {
-        var p = state.findEntry(start: start, count: count, name: key.stringValue)
+        let name = key.stringValue
+        var p = withState { $0.findEntry(start: start, count: count, name: name) }
         guard p >= 0, state.bytes[p] != ArchiveTag.null else { return nil }
         do throws(ArchiveError) {
             return try reader(state, &p)

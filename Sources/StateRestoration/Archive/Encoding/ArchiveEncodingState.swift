@@ -533,7 +533,6 @@ final class ArchiveEncodingState {
         reservingPrefix prefix: Int,
         fillPrefix: (_ prefix: UnsafeMutableRawBufferPointer, _ archive: UnsafeRawBufferPointer) -> Void
     ) -> Data {
-        containers.removeAll()
         closeFrames(above: -1)
         let namesSize =
             ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))

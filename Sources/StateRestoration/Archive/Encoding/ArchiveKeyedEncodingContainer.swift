@@ -1,9 +1,17 @@
 /// Writes the entries of one keyed container straight into the archive buffer.
 struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let state: ArchiveEncodingState
-    /// The container's frame (-1 when it could not be opened) and depth; see
-    /// ``ArchiveContainerCache`` for why they live in a class.
-    let slot: ArchiveContainerSlot
+    /// The encoding state, the container's frame (-1 when it could not be opened) and
+    /// depth; see ``ArchiveContainerCache`` for why they live in a class.
+    let slot: ArchiveEncodingSlot
+
+    var state: ArchiveEncodingState { @inline(__always) get { slot.state } }
+
+    /// Runs `body` on the state without retaining it (a plain read of ``state`` is retained
+    /// around any call the compiler cannot see into); see ``ArchiveEncodingSlot``.
+    @inline(__always)
+    private func withState<Result>(_ body: (ArchiveEncodingState) throws -> Result) rethrows -> Result {
+        try slot.unmanagedState._withUnsafeGuaranteedRef(body)
+    }
 
     /// The container's frame, or -1 when it could not be opened.
     var frame: Int { @inline(__always) get { slot.first } }
@@ -13,7 +21,11 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     @inline(__always)
     private func begin(_ key: some CodingKey, _ value: @autoclosure () -> Any) throws {
-        switch state.beginEntry(frame, key: key.stringValue) {
+        // The key first: `stringValue` is an opaque call, across which a state already
+        // loaded from the slot would have to be retained.
+        let name = key.stringValue
+        let status = withState { $0.beginEntry(frame, key: name) }
+        switch status {
         case .ok:
             return
         case .closed:
@@ -38,77 +50,77 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     mutating func encodeNil(forKey key: Key) throws {
         try begin(key, Optional<Any>.none as Any)
-        state.writeNull()
+        withState { $0.writeNull() }
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         try begin(key, value)
-        state.writeBool(value)
+        withState { $0.writeBool(value) }
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
         try begin(key, value)
-        state.writeString(value)
+        withState { $0.writeString(value) }
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try begin(key, value)
-        state.writeDouble(value)
+        withState { $0.writeDouble(value) }
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
         try begin(key, value)
-        state.writeFloat(value)
+        withState { $0.writeFloat(value) }
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
         try begin(key, value)
-        state.writeInt(Int64(value))
+        withState { $0.writeInt(Int64(value)) }
     }
 
     mutating func encode(_ value: Int8, forKey key: Key) throws {
         try begin(key, value)
-        state.writeInt(Int64(value))
+        withState { $0.writeInt(Int64(value)) }
     }
 
     mutating func encode(_ value: Int16, forKey key: Key) throws {
         try begin(key, value)
-        state.writeInt(Int64(value))
+        withState { $0.writeInt(Int64(value)) }
     }
 
     mutating func encode(_ value: Int32, forKey key: Key) throws {
         try begin(key, value)
-        state.writeInt(Int64(value))
+        withState { $0.writeInt(Int64(value)) }
     }
 
     mutating func encode(_ value: Int64, forKey key: Key) throws {
         try begin(key, value)
-        state.writeInt(value)
+        withState { $0.writeInt(value) }
     }
 
     mutating func encode(_ value: UInt, forKey key: Key) throws {
         try begin(key, value)
-        state.writeUInt(UInt64(value))
+        withState { $0.writeUInt(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
         try begin(key, value)
-        state.writeUInt(UInt64(value))
+        withState { $0.writeUInt(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
         try begin(key, value)
-        state.writeUInt(UInt64(value))
+        withState { $0.writeUInt(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
         try begin(key, value)
-        state.writeUInt(UInt64(value))
+        withState { $0.writeUInt(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
         try begin(key, value)
-        state.writeUInt(value)
+        withState { $0.writeUInt(value) }
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {

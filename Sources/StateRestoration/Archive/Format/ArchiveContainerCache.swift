@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The per-use fields of a keyed container handed out as a `KeyedEncodingContainer` or
 /// `KeyedDecodingContainer`, kept in a class so that the container's box can be reused.
 class ArchiveContainerSlot {
@@ -7,120 +9,296 @@ class ArchiveContainerSlot {
     @exclusivity(unchecked) var second: Int
     @exclusivity(unchecked) var depth: Int
     /// Decoding: the `allKeys` arrays already built for one-entry containers of this key
-    /// type, by the entry's name index (an `[Key]` stored as its buffer reference).
-    @exclusivity(unchecked) var singleKeyArrays: [(name: Int, keys: AnyObject)] = []
+    /// type, by the entry's name (an `[Key]` stored as its buffer reference).
+    @exclusivity(unchecked) var singleKeyArrays: [(name: String, keys: AnyObject)] = []
 
     init(first: Int, second: Int, depth: Int) {
         self.first = first
         self.second = second
         self.depth = depth
     }
+
+    /// Points the slot at a coding state, for a wrapper taken from an ``ArchiveContainerPool``.
+    func attach(_ state: AnyObject) {}
+
+    /// Lets go of the coding state before the slot goes into an ``ArchiveContainerPool``.
+    func detach() {}
+}
+
+/// An encoding container's slot, which also holds the encoding state: the container is
+/// then a single reference, and a pooled wrapper can be pointed at the next state.
+final class ArchiveEncodingSlot: ArchiveContainerSlot {
+    /// Keeps the state alive while a container that escaped its `encode(to:)` can reach it;
+    /// nil while the slot sits in an ``ArchiveContainerPool``.
+    @exclusivity(unchecked) var owner: ArchiveEncodingState?
+    /// The state, read without reference counting on every entry written; valid whenever
+    /// `owner` is set, and never read while it is not (a pooled wrapper is unreachable).
+    @exclusivity(unchecked) var unmanagedState: Unmanaged<ArchiveEncodingState>
+
+    var state: ArchiveEncodingState {
+        @inline(__always) get { unmanagedState._withUnsafeGuaranteedRef { $0 } }
+    }
+
+    init(state: ArchiveEncodingState, first: Int, depth: Int) {
+        self.owner = state
+        self.unmanagedState = .passUnretained(state)
+        super.init(first: first, second: 0, depth: depth)
+    }
+
+    override func attach(_ state: AnyObject) {
+        let state = unsafeDowncast(state, to: ArchiveEncodingState.self)
+        owner = state
+        unmanagedState = .passUnretained(state)
+    }
+
+    override func detach() { owner = nil }
 }
 
 /// A decoding container's slot, which also holds the decoding state: the container is
 /// then a single reference, so the standard library's box copies it (it does, for every
 /// non-mutating `decode` call) with one retain rather than two.
 final class ArchiveDecodingSlot: ArchiveContainerSlot {
-    let state: ArchiveDecodingState
+    /// As ``ArchiveEncodingSlot/owner``.
+    @exclusivity(unchecked) var owner: ArchiveDecodingState?
+    /// As ``ArchiveEncodingSlot/unmanagedState``.
+    @exclusivity(unchecked) var unmanagedState: Unmanaged<ArchiveDecodingState>
+
+    var state: ArchiveDecodingState {
+        @inline(__always) get { unmanagedState._withUnsafeGuaranteedRef { $0 } }
+    }
 
     init(state: ArchiveDecodingState, first: Int, second: Int, depth: Int) {
-        self.state = state
+        self.owner = state
+        self.unmanagedState = .passUnretained(state)
         super.init(first: first, second: second, depth: depth)
     }
+
+    override func attach(_ state: AnyObject) {
+        let state = unsafeDowncast(state, to: ArchiveDecodingState.self)
+        owner = state
+        unmanagedState = .passUnretained(state)
+    }
+
+    override func detach() { owner = nil }
 }
 
 /// Reuses the type-erasing boxes of keyed containers, one per `CodingKey` type.
 ///
 /// Wrapping a container in `KeyedEncodingContainer(_:)` or `KeyedDecodingContainer(_:)`
-/// costs two runtime generic-metadata lookups (the concrete container and the standard
-/// library's box for it), a witness-table lookup and an allocation: about a quarter of
-/// every encode and decode in profiles of the benchmark tree, whose types open the same
-/// few `CodingKeys` hundreds of times. The cache keeps the last wrapper made for each key
-/// type with its ``ArchiveContainerSlot``; when nothing outside the cache still holds the
-/// wrapper's box (the `init(from:)` or `encode(to:)` that used it returned), the next
-/// container of that key type retargets the slot and hands the same wrapper out again.
-/// A wrapper that is still referenced elsewhere (a recursive type, an escaped container)
-/// is never reused.
+/// costs runtime generic-metadata lookups (the concrete container, the standard library's
+/// box for it, the ``ArchiveContainerMaker``), a witness-table lookup and allocations,
+/// about 2,000 instructions: a quarter of every encode and decode in profiles of the
+/// benchmark tree, whose types open the same few `CodingKeys` hundreds of times. The cache
+/// keeps the last wrapper made for each key type with its ``ArchiveContainerSlot``; when
+/// nothing outside the cache still holds the wrapper's box (the `init(from:)` or
+/// `encode(to:)` that used it returned), the next container of that key type retargets the
+/// slot and hands the same wrapper out again. A wrapper that is still referenced elsewhere
+/// (a recursive type, an escaped container) is never reused.
+///
+/// Caches outlive their coding call through an ``ArchiveContainerPool``, so that the
+/// wrappers of a model's key types are made once per process rather than once per call
+/// (about 50 key types in the benchmark's medium tree: 8 % of a call).
 ///
 /// The wrapper is stored as its box reference: `KeyedEncodingContainer` and
 /// `KeyedDecodingContainer` are a single reference to their box. Those types are not
 /// frozen, so a later standard library (an app built today, run on a newer OS) might lay
 /// them out otherwise: the cache is used only when a container is exactly one reference
-/// wide, and every other layout takes the ordinary path, slower but never a trap.
+/// wide (see ``ArchiveContainerMaker/make()``), and every other layout takes the ordinary
+/// path, slower but never a trap.
 ///
-/// The boxes hold the coding state strongly, and the state holds the cache: call
-/// ``removeAll()`` when the encode or decode ends to break that cycle.
-struct ArchiveContainerCache: ~Copyable {
+/// `@unchecked Sendable`: a cache is used by one coding call at a time. It moves between a
+/// call and its pool under the pool's lock; a call gives it back only once it is done with
+/// it (a state's own cache hands its contents over and is left empty), so a container that
+/// escaped the call never reaches a cache another call is using.
+final class ArchiveContainerCache: @unchecked Sendable {
     struct Entry {
         var type: ObjectIdentifier?
         var box: AnyObject?
         var slot: ArchiveContainerSlot?
+        /// Turns `box` back into the wrapper; see ``ArchiveContainerMaker``.
+        var make: AnyObject?
     }
 
-    static let capacity = 256
-    private let entries: UnsafeMutablePointer<Entry>
+    /// Slots in the open-addressing table (linear probing); at most ``maximumCount`` are used,
+    /// and key types past that are not cached.
+    static let capacity = 128
+    static let maximumCount = 96
+    /// The table, allocated on first use.
+    private var entries: UnsafeMutablePointer<Entry>?
+    /// The table slots in use, in order of use.
+    private var used: [Int] = []
 
-    init() {
-        entries = .allocate(capacity: Self.capacity)
-        entries.initialize(repeating: Entry(), count: Self.capacity)
-    }
+    init() {}
 
     deinit {
-        entries.deinitialize(count: Self.capacity)
-        entries.deallocate()
+        if let entries {
+            entries.deinitialize(count: Self.capacity)
+            entries.deallocate()
+        }
     }
 
     @inline(__always)
-    private static func index(of type: ObjectIdentifier) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    private static func home(of type: ObjectIdentifier) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15) >> 57)
     }
 
-    /// The cached wrapper for `type` and its slot, if nothing else holds the wrapper.
+    /// The cached wrapper for `type` (as its box), its slot and the maker that turns the box
+    /// back into the wrapper, if nothing else holds the wrapper.
     @inline(__always)
-    func reusable(for type: Any.Type) -> (box: AnyObject, slot: ArchiveContainerSlot)? {
+    func reusable(
+        for type: Any.Type
+    ) -> (box: AnyObject, slot: ArchiveContainerSlot, make: AnyObject)? {
+        guard let entries else { return nil }
         let identity = ObjectIdentifier(type)
-        let entry = entries + Self.index(of: identity)
-        guard entry.pointee.type == identity, isKnownUniquelyReferenced(&entry.pointee.box),
-            let box = entry.pointee.box, let slot = entry.pointee.slot
-        else { return nil }
-        return (box, slot)
+        var index = Self.home(of: identity)
+        while true {
+            let entry = entries + index
+            guard let found = entry.pointee.type else { return nil }
+            if found == identity {
+                guard isKnownUniquelyReferenced(&entry.pointee.box), let box = entry.pointee.box,
+                    let slot = entry.pointee.slot, let make = entry.pointee.make
+                else { return nil }
+                return (box, slot, make)
+            }
+            index = (index &+ 1) & (Self.capacity &- 1)
+        }
     }
 
-    @inline(__always)
-    func store(_ box: AnyObject, slot: ArchiveContainerSlot, for type: Any.Type) {
+    /// Caches a wrapper for `type`, in place of the one cached for it before.
+    func store(_ box: AnyObject, slot: ArchiveContainerSlot, make: AnyObject, for type: Any.Type) {
+        let entries: UnsafeMutablePointer<Entry>
+        if let existing = self.entries {
+            entries = existing
+        } else {
+            entries = .allocate(capacity: Self.capacity)
+            entries.initialize(repeating: Entry(), count: Self.capacity)
+            self.entries = entries
+        }
         let identity = ObjectIdentifier(type)
-        entries[Self.index(of: identity)] = Entry(type: identity, box: box, slot: slot)
+        var index = Self.home(of: identity)
+        while let found = entries[index].type, found != identity {
+            index = (index &+ 1) & (Self.capacity &- 1)
+        }
+        if entries[index].type == nil {
+            guard used.count < Self.maximumCount else { return }
+            used.append(index)
+        }
+        entries[index] = Entry(type: identity, box: box, slot: slot, make: make)
     }
 
-    /// Drops every cached wrapper.
-    func removeAll() {
-        for index in 0..<Self.capacity {
-            entries[index] = Entry()
+    var isEmpty: Bool { used.isEmpty }
+
+    /// Exchanges the cached wrappers of two caches.
+    func swapContents(with other: ArchiveContainerCache) {
+        swap(&entries, &other.entries)
+        swap(&used, &other.used)
+    }
+
+    /// Points every cached wrapper at `state`, for a cache taken from a pool.
+    func attach(_ state: AnyObject) {
+        guard let entries else { return }
+        for index in used {
+            entries[index].slot?.attach(state)
+        }
+    }
+
+    /// Makes the cache ready for its pool: wrappers that something else still holds are
+    /// dropped (an escaped container keeps its state alive), the others let go of the state.
+    func detach() {
+        guard let entries else { return }
+        for index in used {
+            let entry = entries + index
+            if isKnownUniquelyReferenced(&entry.pointee.box) {
+                entry.pointee.slot?.detach()
+            } else {
+                entry.pointee.box = nil
+            }
+        }
+    }
+}
+
+/// The caches of finished coding calls (``ArchiveContainerCache``), for later calls to take
+/// up, so that a model's keyed-container wrappers are made once per process.
+final class ArchiveContainerPool: Sendable {
+    static let encoding = ArchiveContainerPool()
+    static let decoding = ArchiveContainerPool()
+
+    /// Caches kept: as many as coding calls that run at once, commonly.
+    static let maximumCount = 4
+
+    private let caches = Mutex<[ArchiveContainerCache]>([])
+
+    /// Moves the wrappers of a pooled cache, if there is one, into `cache` (an empty cache
+    /// of a coding call that starts) and points them at `state`.
+    func take(into cache: ArchiveContainerCache, for state: AnyObject) {
+        guard let pooled = caches.withLock({ $0.popLast() }) else { return }
+        cache.swapContents(with: pooled)
+        cache.attach(state)
+    }
+
+    /// Moves the wrappers of `cache` (of a coding call that is over) into the pool and
+    /// empties it.
+    func put(from cache: ArchiveContainerCache) {
+        guard !cache.isEmpty else { return }
+        cache.detach()
+        let pooled = ArchiveContainerCache()
+        pooled.swapContents(with: cache)
+        caches.withLock { caches in
+            if caches.count < Self.maximumCount { caches.append(pooled) }
         }
     }
 }
 
 extension ArchiveEncodingState {
+    /// Takes a cache from ``ArchiveContainerPool/encoding`` for this encode.
+    func takeContainers() {
+        ArchiveContainerPool.encoding.take(into: containers, for: self)
+    }
+
+    /// Gives the cached wrappers back when the encode is over; the state's cache is left
+    /// empty, so a container that escaped the encode cannot reach the pooled wrappers.
+    func returnContainers() {
+        ArchiveContainerPool.encoding.put(from: containers)
+    }
+
     /// A `KeyedEncodingContainer` writing into `frame`, reusing a cached wrapper when possible.
+    ///
+    /// The reuse path names `KeyedEncodingContainer<Key>` only as the result of the cached
+    /// ``ArchiveContainerMaker``, so it makes no runtime metadata lookup (see there).
     @inline(__always)
     func keyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
-        guard MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size else {
-            let slot = ArchiveContainerSlot(first: frame, second: 0, depth: depth)
-            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(state: self, slot: slot))
-        }
-        if let (box, slot) = containers.reusable(for: Key.self) {
+        if let (box, slot, make) = containers.reusable(for: Key.self) {
             slot.first = frame
             slot.depth = depth
-            return unsafeBitCast(box, to: KeyedEncodingContainer<Key>.self)
+            return ArchiveContainerMaker.restore(make, as: KeyedEncodingContainer<Key>.self).make(box)
         }
-        let slot = ArchiveContainerSlot(first: frame, second: 0, depth: depth)
-        let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(state: self, slot: slot))
-        containers.store(unsafeBitCast(container, to: AnyObject.self), slot: slot, for: Key.self)
+        return newKeyedContainer(Key.self, frame: frame, depth: depth)
+    }
+
+    /// A new wrapper, cached for later containers of its key type.
+    @inline(never)
+    func newKeyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
+        let slot = ArchiveEncodingSlot(state: self, first: frame, depth: depth)
+        let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(slot: slot))
+        if let make = ArchiveContainerMaker<KeyedEncodingContainer<Key>>.make() {
+            containers.store(unsafeBitCast(container, to: AnyObject.self), slot: slot, make: make, for: Key.self)
+        }
         return container
     }
 }
 
 extension ArchiveDecodingState {
+    /// Takes a cache from ``ArchiveContainerPool/decoding`` for this decode.
+    func takeContainers() {
+        ArchiveContainerPool.decoding.take(into: containers, for: self)
+    }
+
+    /// Gives the cache back when the decode is over; see
+    /// ``ArchiveEncodingState/returnContainers()``.
+    func returnContainers() {
+        ArchiveContainerPool.decoding.put(from: containers)
+    }
+
     /// A `KeyedDecodingContainer` over the container indexed at `start`, reusing a cached
     /// wrapper when possible.
     @inline(__always)
@@ -130,20 +308,69 @@ extension ArchiveDecodingState {
         count: Int,
         depth: Int
     ) -> KeyedDecodingContainer<Key> {
-        guard MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size else {
-            let slot = ArchiveDecodingSlot(state: self, first: start, second: count, depth: depth)
-            return KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(slot: slot))
-        }
-        if let (box, cached) = containers.reusable(for: Key.self) {
+        if let (box, cached, make) = containers.reusable(for: Key.self) {
             let slot = unsafeDowncast(cached, to: ArchiveDecodingSlot.self)
             slot.first = start
             slot.second = count
             slot.depth = depth
-            return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
+            return ArchiveContainerMaker.restore(make, as: KeyedDecodingContainer<Key>.self).make(box)
         }
+        return newKeyedContainer(Key.self, start: start, count: count, depth: depth)
+    }
+
+    /// A new wrapper, cached for later containers of its key type.
+    @inline(never)
+    func newKeyedContainer<Key: CodingKey>(
+        _: Key.Type,
+        start: Int,
+        count: Int,
+        depth: Int
+    ) -> KeyedDecodingContainer<Key> {
         let slot = ArchiveDecodingSlot(state: self, first: start, second: count, depth: depth)
         let container = KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(slot: slot))
-        containers.store(unsafeBitCast(container, to: AnyObject.self), slot: slot, for: Key.self)
+        if let make = ArchiveContainerMaker<KeyedDecodingContainer<Key>>.make() {
+            containers.store(unsafeBitCast(container, to: AnyObject.self), slot: slot, make: make, for: Key.self)
+        }
         return container
+    }
+}
+
+/// Turns a keyed container's box reference back into its `KeyedEncodingContainer<Key>` or
+/// `KeyedDecodingContainer<Key>` without a runtime generic-metadata lookup.
+///
+/// Those types are resilient, so generic code that copies or bit-casts one needs its type
+/// metadata, and in a `container(keyedBy:)` witness (unspecialized: it is called through
+/// `Encoder`'s witness table) that is a `swift_getGenericMetadata` hash lookup of about 380
+/// instructions for every container: 12 % of an encode of the benchmark tree, 8 % of a
+/// decode. A maker is made once per key type and coding call; its class metadata holds the
+/// wrapper type's, so ``make(_:)`` (a method of a generic class takes its generic
+/// arguments from `self`) bit-casts without a lookup, and the witness returns that result
+/// straight into its own (passing an indirect result on needs no metadata).
+///
+/// The cache stores the maker as `AnyObject`; ``restore(_:as:)`` casts it back to exactly
+/// the type it was made with.
+final class ArchiveContainerMaker<Wrapper> {
+    /// A maker for `Wrapper` (a keyed container type), or nil when `Wrapper` is not laid out
+    /// as exactly one reference: the wrapper types are not frozen, so a later standard
+    /// library might lay them out otherwise, and then no container is ever reused.
+    static func make() -> AnyObject? {
+        guard MemoryLayout<Wrapper>.size == MemoryLayout<AnyObject>.size,
+            MemoryLayout<Wrapper>.alignment == MemoryLayout<AnyObject>.alignment
+        else { return nil }
+        return ArchiveContainerMaker<Wrapper>()
+    }
+
+    private init() {}
+
+    /// The wrapper whose box is `box`.
+    @inline(never)
+    func make(_ box: AnyObject) -> Wrapper {
+        unsafeBitCast(box, to: Wrapper.self)
+    }
+
+    /// The maker `make()` returned as `maker`, with its type back.
+    @inline(__always)
+    static func restore(_ maker: AnyObject, as _: Wrapper.Type) -> ArchiveContainerMaker<Wrapper> {
+        unsafeDowncast(maker, to: ArchiveContainerMaker<Wrapper>.self)
     }
 }
