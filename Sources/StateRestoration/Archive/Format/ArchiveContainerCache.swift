@@ -109,7 +109,8 @@ final class ArchiveDecodingSlot: ArchiveContainerSlot {
 /// `@unchecked Sendable`: a cache is used by one coding call at a time. It moves between a
 /// call and its pool under the pool's lock; a call gives it back only once it is done with
 /// it (a state's own cache hands its contents over and is left empty), so a container that
-/// escaped the call never reaches a cache another call is using.
+/// escaped the call never reaches a cache another call is using. For the same reason its
+/// stored properties are `@exclusivity(unchecked)`, as the coding states' are.
 final class ArchiveContainerCache: @unchecked Sendable {
     struct Entry {
         var type: ObjectIdentifier?
@@ -124,9 +125,9 @@ final class ArchiveContainerCache: @unchecked Sendable {
     static let capacity = 128
     static let maximumCount = 96
     /// The table, allocated on first use.
-    private var entries: UnsafeMutablePointer<Entry>?
+    @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>?
     /// The table slots in use, in order of use.
-    private var used: [Int] = []
+    @exclusivity(unchecked) private var used: [Int] = []
 
     init() {}
 
