@@ -187,8 +187,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let position = try entry(key)
-        state.setPath(depth: depth, key: key)
-        return try state.decodeGeneric(T.self, at: position, implied: ArchiveTag.none, depth: depth + 1)
+        return try withState { state in
+            state.setPath(depth: depth, key: key)
+            return try state.decodeGeneric(T.self, at: position, implied: ArchiveTag.none, depth: depth + 1)
+        }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
@@ -276,10 +278,13 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        let position = state.findEntry(start: start, count: count, name: key.stringValue)
-        guard position >= 0, state.bytes[position] != ArchiveTag.null else { return nil }
-        state.setPath(depth: depth, key: key)
-        return try state.decodeGeneric(T.self, at: position, implied: ArchiveTag.none, depth: depth + 1)
+        let name = key.stringValue
+        return try withState { state in
+            let position = state.findEntry(start: start, count: count, name: name)
+            guard position >= 0, state.bytes[position] != ArchiveTag.null else { return nil }
+            state.setPath(depth: depth, key: key)
+            return try state.decodeGeneric(T.self, at: position, implied: ArchiveTag.none, depth: depth + 1)
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -287,12 +292,14 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let position = try entry(key)
-        state.setPath(depth: depth, key: key)
-        do throws(ArchiveError) {
-            let (nestedStart, nestedCount, _) = try state.openKeyed(at: position, implied: ArchiveTag.none)
-            return state.keyedContainer(NestedKey.self, start: nestedStart, count: nestedCount, depth: depth + 1)
-        } catch {
-            throw state.decodingError(error, type: [String: Any].self, depth: depth, key: key)
+        return try withState { state in
+            state.setPath(depth: depth, key: key)
+            do throws(ArchiveError) {
+                let (nestedStart, nestedCount, _) = try state.openKeyed(at: position, implied: ArchiveTag.none)
+                return state.keyedContainer(NestedKey.self, start: nestedStart, count: nestedCount, depth: depth + 1)
+            } catch {
+                throw state.decodingError(error, type: [String: Any].self, depth: depth, key: key)
+            }
         }
     }
 

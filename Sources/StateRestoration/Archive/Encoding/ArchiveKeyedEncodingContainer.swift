@@ -125,20 +125,25 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try begin(key, value)
-        state.setPath(depth: depth, key: key)
-        try state.encodeGeneric(value, parent: frame, depth: depth + 1)
+        try withState { state in
+            state.setPath(depth: depth, key: key)
+            try state.encodeGeneric(value, parent: frame, depth: depth + 1)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        var nested = -1
-        if (try? begin(key, ())) != nil {
-            state.setPath(depth: depth, key: key)
-            nested = state.openFrame(tag: ArchiveTag.keyed)
+        let opened = (try? begin(key, ())) != nil
+        return withState { state in
+            var nested = -1
+            if opened {
+                state.setPath(depth: depth, key: key)
+                nested = state.openFrame(tag: ArchiveTag.keyed)
+            }
+            return state.keyedContainer(NestedKey.self, frame: nested, depth: depth + 1)
         }
-        return state.keyedContainer(NestedKey.self, frame: nested, depth: depth + 1)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
