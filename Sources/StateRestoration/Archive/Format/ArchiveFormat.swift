@@ -78,8 +78,18 @@ enum ArchiveFormat {
             let scaled = value * 10_000_000
             var mantissa = Int64(scaled < 0 ? scaled - 0.5 : scaled + 0.5)
             guard decimalValue(mantissa, scale: 7).bitPattern == value.bitPattern else { return nil }
+            // Strip up to 7 trailing zeros in steps of 4, 2 and 1 (any count up to 7 is a
+            // sum of some of them) rather than one division at a time.
             var scale: UInt8 = 7
-            while scale > 0 && mantissa % 10 == 0 {
+            if mantissa % 10_000 == 0 {
+                mantissa /= 10_000
+                scale = 3
+            }
+            if mantissa % 100 == 0 {
+                mantissa /= 100
+                scale &-= 2
+            }
+            if mantissa % 10 == 0 {
                 mantissa /= 10
                 scale &-= 1
             }
