@@ -34,7 +34,7 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(
         of: ArchiveSharedConformances.decodableArrays)
     /// Reusable keyed-container wrappers: from ``ArchiveContainerPool/decoding`` for the
-    /// length of one decode (see ``takeContainers()``), otherwise a cache of this state's own.
+    /// length of one decode (see ``takeContainers()``); afterwards empty and retired.
     let containers = ArchiveContainerCache()
     /// Offset of the root value.
     @exclusivity(unchecked) var rootPosition = 0

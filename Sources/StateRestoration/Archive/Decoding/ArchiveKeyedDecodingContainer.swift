@@ -23,16 +23,18 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     var allKeys: [Key] {
         // Synthesized enum decoding asks every one-entry container for its keys. Building
         // an `[Key]` in this unspecialized code costs several runtime metadata lookups, so
-        // the arrays are kept per name index on the slot (shared by the containers of one
-        // key type). `Array` is `@frozen` and a single buffer reference, so the casts need
-        // no metadata.
+        // the arrays are kept by name on the slot (shared by the containers of one key
+        // type, across decodes). `Array` is `@frozen` and a single buffer reference, so the
+        // casts need no metadata.
         if count == 1 {
             let name = state.names[state.arena[start + 1]]
             for cached in slot.singleKeyArrays where cached.name == name {
                 return unsafeBitCast(cached.keys, to: [Key].self)
             }
             let keys = buildAllKeys()
-            slot.singleKeyArrays.append((name, unsafeBitCast(keys, to: AnyObject.self)))
+            if slot.singleKeyArrays.count < ArchiveContainerSlot.maximumSingleKeyArrays {
+                slot.singleKeyArrays.append((name, unsafeBitCast(keys, to: AnyObject.self)))
+            }
             return keys
         }
         return buildAllKeys()

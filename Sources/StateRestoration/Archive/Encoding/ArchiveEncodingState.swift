@@ -91,7 +91,8 @@ final class ArchiveEncodingState {
     /// A value slot created by `superEncoder()` that may still be empty.
     @exclusivity(unchecked) var pendingSlot = -1
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
-    /// Reusable keyed-container wrappers; emptied by ``finish()``.
+    /// Reusable keyed-container wrappers: from ``ArchiveContainerPool/encoding`` for the
+    /// length of one encode (see ``takeContainers()``); afterwards empty and retired.
     let containers = ArchiveContainerCache()
     /// Cache from a key string's raw bits to its name index; see ``nameIndex(for:)``.
     @exclusivity(unchecked) var nameCache = ArchiveNameCache()

@@ -9,7 +9,10 @@ class ArchiveContainerSlot {
     @exclusivity(unchecked) var second: Int
     @exclusivity(unchecked) var depth: Int
     /// Decoding: the `allKeys` arrays already built for one-entry containers of this key
-    /// type, by the entry's name (an `[Key]` stored as its buffer reference).
+    /// type, by the entry's name (an `[Key]` stored as its buffer reference); at most
+    /// ``maximumSingleKeyArrays``, since a pooled slot lives as long as the process and
+    /// some key types have unbounded names (a dictionary's keys).
+    static let maximumSingleKeyArrays = 16
     @exclusivity(unchecked) var singleKeyArrays: [(name: String, keys: AnyObject)] = []
 
     init(first: Int, second: Int, depth: Int) {
@@ -108,8 +111,9 @@ final class ArchiveDecodingSlot: ArchiveContainerSlot {
 ///
 /// `@unchecked Sendable`: a cache is used by one coding call at a time. It moves between a
 /// call and its pool under the pool's lock; a call gives it back only once it is done with
-/// it (a state's own cache hands its contents over and is left empty), so a container that
-/// escaped the call never reaches a cache another call is using. For the same reason its
+/// it (a state's own cache hands its contents over and is left empty and retired), and a
+/// wrapper that escaped the call is left out of what goes back, so an escaped container
+/// never reaches a cache or a state another call is using. For the same reason its
 /// stored properties are `@exclusivity(unchecked)`, as the coding states' are.
 final class ArchiveContainerCache: @unchecked Sendable {
     struct Entry {
@@ -167,6 +171,7 @@ final class ArchiveContainerCache: @unchecked Sendable {
 
     /// Caches a wrapper for `type`, in place of the one cached for it before.
     func store(_ box: AnyObject, slot: ArchiveContainerSlot, make: AnyObject, for type: Any.Type) {
+        guard !isRetired else { return }
         let entries: UnsafeMutablePointer<Entry>
         if let existing = self.entries {
             entries = existing
@@ -203,8 +208,10 @@ final class ArchiveContainerCache: @unchecked Sendable {
         }
     }
 
-    /// Makes the cache ready for its pool: wrappers that something else still holds are
-    /// dropped (an escaped container keeps its state alive), the others let go of the state.
+    /// Makes the cache ready for its pool: the wrappers nothing else holds let go of the
+    /// state; the others (an escaped container, which keeps its own, finished state alive)
+    /// leave the cache whole, so that ``attach(_:)`` never points them at a later call's.
+    /// The entry keeps its key type, which later probes for other key types pass over.
     func detach() {
         guard let entries else { return }
         for index in used {
@@ -213,9 +220,16 @@ final class ArchiveContainerCache: @unchecked Sendable {
                 entry.pointee.slot?.detach()
             } else {
                 entry.pointee.box = nil
+                entry.pointee.slot = nil
+                entry.pointee.make = nil
             }
         }
     }
+
+    /// Set once the cache's wrappers went to a pool: the coding call is over, and a
+    /// container or coder that escaped it makes wrappers that are not cached (a cached one
+    /// would hold the state that holds this cache, and neither would ever be freed).
+    @exclusivity(unchecked) var isRetired = false
 }
 
 /// The caches of finished coding calls (``ArchiveContainerCache``), for later calls to take
@@ -240,6 +254,7 @@ final class ArchiveContainerPool: Sendable {
     /// Moves the wrappers of `cache` (of a coding call that is over) into the pool and
     /// empties it.
     func put(from cache: ArchiveContainerCache) {
+        cache.isRetired = true
         guard !cache.isEmpty else { return }
         cache.detach()
         let pooled = ArchiveContainerCache()
@@ -343,10 +358,11 @@ extension ArchiveDecodingState {
 /// metadata, and in a `container(keyedBy:)` witness (unspecialized: it is called through
 /// `Encoder`'s witness table) that is a `swift_getGenericMetadata` hash lookup of about 380
 /// instructions for every container: 12 % of an encode of the benchmark tree, 8 % of a
-/// decode. A maker is made once per key type and coding call; its class metadata holds the
-/// wrapper type's, so ``make(_:)`` (a method of a generic class takes its generic
-/// arguments from `self`) bit-casts without a lookup, and the witness returns that result
-/// straight into its own (passing an indirect result on needs no metadata).
+/// decode. A maker is made with each new wrapper (so about once per key type and process:
+/// the pool keeps the two together); its class metadata holds the wrapper type's, so
+/// ``make(_:)`` (a method of a generic class takes its generic arguments from `self`)
+/// bit-casts without a lookup, and the witness returns that result straight into its own
+/// (passing an indirect result on needs no metadata).
 ///
 /// The cache stores the maker as `AnyObject`; ``restore(_:as:)`` casts it back to exactly
 /// the type it was made with.
