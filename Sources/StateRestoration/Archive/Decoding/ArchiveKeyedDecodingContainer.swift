@@ -8,7 +8,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     var state: ArchiveDecodingState { @inline(__always) get { slot.state } }
 
-    /// Runs `body` on the state without retaining it; see ``ArchiveDecodingSlot``.
+    /// Runs `body` on the state without retaining it; see ``ArchiveStateSlot``.
     @inline(__always)
     private func withState<Result>(_ body: (ArchiveDecodingState) throws -> Result) rethrows -> Result {
         try slot.unmanagedState._withUnsafeGuaranteedRef(body)

@@ -7,7 +7,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     var state: ArchiveEncodingState { @inline(__always) get { slot.state } }
 
     /// Runs `body` on the state without retaining it (a plain read of ``state`` is retained
-    /// around any call the compiler cannot see into); see ``ArchiveEncodingSlot``.
+    /// around any call the compiler cannot see into); see ``ArchiveStateSlot``.
     @inline(__always)
     private func withState<Result>(_ body: (ArchiveEncodingState) throws -> Result) rethrows -> Result {
         try slot.unmanagedState._withUnsafeGuaranteedRef(body)

@@ -28,62 +28,39 @@ class ArchiveContainerSlot {
     func detach() {}
 }
 
-/// An encoding container's slot, which also holds the encoding state: the container is
-/// then a single reference, and a pooled wrapper can be pointed at the next state.
-final class ArchiveEncodingSlot: ArchiveContainerSlot {
-    /// Keeps the state alive while a container that escaped its `encode(to:)` can reach it;
-    /// nil while the slot sits in an ``ArchiveContainerPool``.
-    @exclusivity(unchecked) var owner: ArchiveEncodingState?
-    /// The state, read without reference counting on every entry written; valid whenever
-    /// `owner` is set, and never read while it is not (a pooled wrapper is unreachable).
-    @exclusivity(unchecked) var unmanagedState: Unmanaged<ArchiveEncodingState>
+/// A keyed container's slot that also holds the coding state (an ``ArchiveEncodingState``
+/// or ``ArchiveDecodingState``): the container is then a single reference, so the standard
+/// library's box copies it (it does, for every non-mutating `decode` call) with one retain,
+/// and a pooled wrapper can be pointed at the next call's state.
+final class ArchiveStateSlot<State: AnyObject>: ArchiveContainerSlot {
+    /// Keeps the state alive while a container that escaped its `encode(to:)` or
+    /// `init(from:)` can reach it; nil while the slot sits in an ``ArchiveContainerPool``.
+    @exclusivity(unchecked) var owner: State?
+    /// The state, read without reference counting on every entry; valid whenever `owner`
+    /// is set, and never read while it is not (a pooled wrapper is unreachable).
+    @exclusivity(unchecked) var unmanagedState: Unmanaged<State>
 
-    var state: ArchiveEncodingState {
+    var state: State {
         @inline(__always) get { unmanagedState._withUnsafeGuaranteedRef { $0 } }
     }
 
-    init(state: ArchiveEncodingState, first: Int, depth: Int) {
-        self.owner = state
-        self.unmanagedState = .passUnretained(state)
-        super.init(first: first, second: 0, depth: depth)
-    }
-
-    override func attach(_ state: AnyObject) {
-        let state = unsafeDowncast(state, to: ArchiveEncodingState.self)
-        owner = state
-        unmanagedState = .passUnretained(state)
-    }
-
-    override func detach() { owner = nil }
-}
-
-/// A decoding container's slot, which also holds the decoding state: the container is
-/// then a single reference, so the standard library's box copies it (it does, for every
-/// non-mutating `decode` call) with one retain rather than two.
-final class ArchiveDecodingSlot: ArchiveContainerSlot {
-    /// As ``ArchiveEncodingSlot/owner``.
-    @exclusivity(unchecked) var owner: ArchiveDecodingState?
-    /// As ``ArchiveEncodingSlot/unmanagedState``.
-    @exclusivity(unchecked) var unmanagedState: Unmanaged<ArchiveDecodingState>
-
-    var state: ArchiveDecodingState {
-        @inline(__always) get { unmanagedState._withUnsafeGuaranteedRef { $0 } }
-    }
-
-    init(state: ArchiveDecodingState, first: Int, second: Int, depth: Int) {
+    init(state: State, first: Int, second: Int, depth: Int) {
         self.owner = state
         self.unmanagedState = .passUnretained(state)
         super.init(first: first, second: second, depth: depth)
     }
 
     override func attach(_ state: AnyObject) {
-        let state = unsafeDowncast(state, to: ArchiveDecodingState.self)
+        let state = unsafeDowncast(state, to: State.self)
         owner = state
         unmanagedState = .passUnretained(state)
     }
 
     override func detach() { owner = nil }
 }
+
+typealias ArchiveEncodingSlot = ArchiveStateSlot<ArchiveEncodingState>
+typealias ArchiveDecodingSlot = ArchiveStateSlot<ArchiveDecodingState>
 
 /// Reuses the type-erasing boxes of keyed containers, one per `CodingKey` type.
 ///
@@ -194,6 +171,15 @@ final class ArchiveContainerCache: @unchecked Sendable {
 
     var isEmpty: Bool { used.isEmpty }
 
+    /// Caches `wrapper`, a new keyed container for key type `type` whose slot is `slot`,
+    /// when its layout allows (see ``ArchiveContainerMaker/make()``), and returns it.
+    func remember<Wrapper>(_ wrapper: Wrapper, slot: ArchiveContainerSlot, for type: Any.Type) -> Wrapper {
+        if let make = ArchiveContainerMaker<Wrapper>.make() {
+            store(unsafeBitCast(wrapper, to: AnyObject.self), slot: slot, make: make, for: type)
+        }
+        return wrapper
+    }
+
     /// Exchanges the cached wrappers of two caches.
     func swapContents(with other: ArchiveContainerCache) {
         swap(&entries, &other.entries)
@@ -294,12 +280,9 @@ extension ArchiveEncodingState {
     /// A new wrapper, cached for later containers of its key type.
     @inline(never)
     func newKeyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
-        let slot = ArchiveEncodingSlot(state: self, first: frame, depth: depth)
-        let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(slot: slot))
-        if let make = ArchiveContainerMaker<KeyedEncodingContainer<Key>>.make() {
-            containers.store(unsafeBitCast(container, to: AnyObject.self), slot: slot, make: make, for: Key.self)
-        }
-        return container
+        let slot = ArchiveEncodingSlot(state: self, first: frame, second: 0, depth: depth)
+        return containers.remember(
+            KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(slot: slot)), slot: slot, for: Key.self)
     }
 }
 
@@ -343,11 +326,8 @@ extension ArchiveDecodingState {
         depth: Int
     ) -> KeyedDecodingContainer<Key> {
         let slot = ArchiveDecodingSlot(state: self, first: start, second: count, depth: depth)
-        let container = KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(slot: slot))
-        if let make = ArchiveContainerMaker<KeyedDecodingContainer<Key>>.make() {
-            containers.store(unsafeBitCast(container, to: AnyObject.self), slot: slot, make: make, for: Key.self)
-        }
-        return container
+        return containers.remember(
+            KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(slot: slot)), slot: slot, for: Key.self)
     }
 }
 
