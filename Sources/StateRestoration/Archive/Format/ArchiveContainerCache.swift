@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// The per-use fields of a keyed container handed out as a `KeyedEncodingContainer` or
 /// `KeyedDecodingContainer`, kept in a class so that the container's box can be reused.
@@ -220,19 +220,29 @@ final class ArchiveContainerCache: @unchecked Sendable {
 
 /// The caches of finished coding calls (``ArchiveContainerCache``), for later calls to take
 /// up, so that a model's keyed-container wrappers are made once per process.
-final class ArchiveContainerPool: Sendable {
+///
+/// `@unchecked Sendable`: `caches` is read and written only under `lock`. The lock is an
+/// `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`, whose contended path on
+/// Linux waits on a futex inside the uninstrumented library, so that ThreadSanitizer sees
+/// the hand-off from the call that gives a cache back to the one that takes it (with
+/// `Mutex` it reported those as races whenever two calls met at the lock).
+final class ArchiveContainerPool: @unchecked Sendable {
     static let encoding = ArchiveContainerPool()
     static let decoding = ArchiveContainerPool()
 
     /// Caches kept: as many as coding calls that run at once, commonly.
     static let maximumCount = 4
 
-    private let caches = Mutex<[ArchiveContainerCache]>([])
+    private let lock = NSLock()
+    private var caches: [ArchiveContainerCache] = []
 
     /// Moves the wrappers of a pooled cache, if there is one, into `cache` (an empty cache
     /// of a coding call that starts) and points them at `state`.
     func take(into cache: ArchiveContainerCache, for state: AnyObject) {
-        guard let pooled = caches.withLock({ $0.popLast() }) else { return }
+        lock.lock()
+        let pooled = caches.popLast()
+        lock.unlock()
+        guard let pooled else { return }
         cache.swapContents(with: pooled)
         cache.attach(state)
     }
@@ -245,9 +255,9 @@ final class ArchiveContainerPool: Sendable {
         cache.detach()
         let pooled = ArchiveContainerCache()
         pooled.swapContents(with: cache)
-        caches.withLock { caches in
-            if caches.count < Self.maximumCount { caches.append(pooled) }
-        }
+        lock.lock()
+        if caches.count < Self.maximumCount { caches.append(pooled) }
+        lock.unlock()
     }
 }
 
