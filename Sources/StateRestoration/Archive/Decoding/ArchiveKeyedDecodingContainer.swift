@@ -8,12 +8,6 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     var state: ArchiveDecodingState { @inline(__always) get { slot.state } }
 
-    /// Runs `body` on the state without retaining it; see ``ArchiveStateSlot``.
-    @inline(__always)
-    private func withState<Result>(_ body: (ArchiveDecodingState) throws -> Result) rethrows -> Result {
-        try slot.unmanagedState._withUnsafeGuaranteedRef(body)
-    }
-
     var start: Int { @inline(__always) get { slot.first } }
     var count: Int { @inline(__always) get { slot.second } }
     var depth: Int { @inline(__always) get { slot.depth } }
@@ -61,7 +55,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         // The key first: `stringValue` is an opaque call, across which a state already
         // loaded from the slot would have to be retained.
         let name = key.stringValue
-        let position = withState { $0.findEntry(start: start, count: count, name: name) }
+        let position = slot.withState { $0.findEntry(start: start, count: count, name: name) }
         guard position >= 0 else { throw keyNotFound(key) }
         return position
     }
@@ -98,7 +92,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         _ reader: (ArchiveDecodingState, inout Int) throws(ArchiveError) -> Value
     ) throws -> Value? {
         let name = key.stringValue
-        var p = withState { $0.findEntry(start: start, count: count, name: name) }
+        var p = slot.withState { $0.findEntry(start: start, count: count, name: name) }
         guard p >= 0, state.bytes[p] != ArchiveTag.null else { return nil }
         do throws(ArchiveError) {
             return try reader(state, &p)
@@ -189,7 +183,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let position = try entry(key)
-        return try withState { state in
+        return try slot.withState { state in
             state.setPath(depth: depth, key: key)
             return try state.decodeGeneric(T.self, at: position, implied: ArchiveTag.none, depth: depth + 1)
         }
@@ -281,7 +275,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let name = key.stringValue
-        return try withState { state in
+        return try slot.withState { state in
             let position = state.findEntry(start: start, count: count, name: name)
             guard position >= 0, state.bytes[position] != ArchiveTag.null else { return nil }
             state.setPath(depth: depth, key: key)
@@ -294,7 +288,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let position = try entry(key)
-        return try withState { state in
+        return try slot.withState { state in
             state.setPath(depth: depth, key: key)
             do throws(ArchiveError) {
                 let (nestedStart, nestedCount, _) = try state.openKeyed(at: position, implied: ArchiveTag.none)

@@ -6,13 +6,6 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     var state: ArchiveEncodingState { @inline(__always) get { slot.state } }
 
-    /// Runs `body` on the state without retaining it (a plain read of ``state`` is retained
-    /// around any call the compiler cannot see into); see ``ArchiveStateSlot``.
-    @inline(__always)
-    private func withState<Result>(_ body: (ArchiveEncodingState) throws -> Result) rethrows -> Result {
-        try slot.unmanagedState._withUnsafeGuaranteedRef(body)
-    }
-
     /// The container's frame, or -1 when it could not be opened.
     var frame: Int { @inline(__always) get { slot.first } }
     var depth: Int { @inline(__always) get { slot.depth } }
@@ -24,7 +17,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         // The key first: `stringValue` is an opaque call, across which a state already
         // loaded from the slot would have to be retained.
         let name = key.stringValue
-        let status = withState { $0.beginEntry(frame, key: name) }
+        let status = slot.withState { $0.beginEntry(frame, key: name) }
         switch status {
         case .ok:
             return
@@ -50,82 +43,82 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     mutating func encodeNil(forKey key: Key) throws {
         try begin(key, Optional<Any>.none as Any)
-        withState { $0.writeNull() }
+        slot.withState { $0.writeNull() }
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeBool(value) }
+        slot.withState { $0.writeBool(value) }
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeString(value) }
+        slot.withState { $0.writeString(value) }
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeDouble(value) }
+        slot.withState { $0.writeDouble(value) }
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeFloat(value) }
+        slot.withState { $0.writeFloat(value) }
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeInt(Int64(value)) }
+        slot.withState { $0.writeInt(Int64(value)) }
     }
 
     mutating func encode(_ value: Int8, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeInt(Int64(value)) }
+        slot.withState { $0.writeInt(Int64(value)) }
     }
 
     mutating func encode(_ value: Int16, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeInt(Int64(value)) }
+        slot.withState { $0.writeInt(Int64(value)) }
     }
 
     mutating func encode(_ value: Int32, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeInt(Int64(value)) }
+        slot.withState { $0.writeInt(Int64(value)) }
     }
 
     mutating func encode(_ value: Int64, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeInt(value) }
+        slot.withState { $0.writeInt(value) }
     }
 
     mutating func encode(_ value: UInt, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeUInt(UInt64(value)) }
+        slot.withState { $0.writeUInt(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeUInt(UInt64(value)) }
+        slot.withState { $0.writeUInt(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeUInt(UInt64(value)) }
+        slot.withState { $0.writeUInt(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeUInt(UInt64(value)) }
+        slot.withState { $0.writeUInt(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
         try begin(key, value)
-        withState { $0.writeUInt(value) }
+        slot.withState { $0.writeUInt(value) }
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try begin(key, value)
-        try withState { state in
+        try slot.withState { state in
             state.setPath(depth: depth, key: key)
             try state.encodeGeneric(value, parent: frame, depth: depth + 1)
         }
@@ -136,7 +129,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let opened = (try? begin(key, ())) != nil
-        return withState { state in
+        return slot.withState { state in
             var nested = -1
             if opened {
                 state.setPath(depth: depth, key: key)

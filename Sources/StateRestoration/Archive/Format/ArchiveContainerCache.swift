@@ -40,8 +40,18 @@ final class ArchiveStateSlot<State: AnyObject>: ArchiveContainerSlot {
     /// is set, and never read while it is not (a pooled wrapper is unreachable).
     @exclusivity(unchecked) var unmanagedState: Unmanaged<State>
 
+    // Read through `_withUnsafeGuaranteedRef` rather than `takeUnretainedValue()`: the
+    // optimizer then drops more retains of the state (2 % of a decode, measured).
     var state: State {
         @inline(__always) get { unmanagedState._withUnsafeGuaranteedRef { $0 } }
+    }
+
+    /// Runs `body` on the state without retaining it. A read of ``state`` is retained
+    /// around any call the compiler cannot see into, so hot paths that make one (a key's
+    /// `stringValue`, a value's `encode(to:)`) go through here.
+    @inline(__always)
+    func withState<Result>(_ body: (State) throws -> Result) rethrows -> Result {
+        try unmanagedState._withUnsafeGuaranteedRef(body)
     }
 
     init(state: State, first: Int, second: Int, depth: Int) {
