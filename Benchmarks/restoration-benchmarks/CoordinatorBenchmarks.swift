@@ -112,6 +112,7 @@ struct CoordinatorResult: Codable, Sendable {
     var workload: String
     var store: String
     var medianMicroseconds: Double
+    var meanMicroseconds: Double
     var minimumMicroseconds: Double
     var maximumMicroseconds: Double
     var samples: Int
@@ -123,6 +124,7 @@ struct CoordinatorResult: Codable, Sendable {
         self.workload = workload
         self.store = store
         medianMicroseconds = measurement.medianNanoseconds / 1000
+        meanMicroseconds = measurement.meanNanoseconds / 1000
         minimumMicroseconds = measurement.minimumNanoseconds / 1000
         maximumMicroseconds = measurement.maximumNanoseconds / 1000
         samples = measurement.batchCount
@@ -270,7 +272,7 @@ struct CoordinatorBenchmarks {
         }
         func measurement(_ samples: [Double]) -> Measurement {
             Measurement(
-                medianNanoseconds: median(samples), minimumNanoseconds: samples.min() ?? .nan,
+                medianNanoseconds: median(samples), meanNanoseconds: mean(samples), minimumNanoseconds: samples.min() ?? .nan,
                 maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: 1, batchCount: samples.count)
         }
         log(

@@ -38,6 +38,9 @@ struct HarnessOptions: Sendable {
 struct Measurement: Sendable {
     /// The median over batches of the time per operation, in nanoseconds.
     var medianNanoseconds: Double
+    /// The mean over batches: unlike the median, it counts the rare slow operation (such as a
+    /// save that rewrites the archive file instead of appending to its journal).
+    var meanNanoseconds: Double
     /// The fastest and slowest batch's time per operation, in nanoseconds.
     var minimumNanoseconds: Double
     var maximumNanoseconds: Double
@@ -50,6 +53,11 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
     }
+}
+
+/// The mean of some numbers.
+func mean(_ values: [Double]) -> Double {
+    values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
 }
 
 /// The median of some numbers (the mean of the two middle ones for an even count).
@@ -98,7 +106,7 @@ struct Harness {
         return perIteration.indices.map { index in
             let samples = perIteration[index]
             return Measurement(
-                medianNanoseconds: median(samples), minimumNanoseconds: samples.min() ?? .nan,
+                medianNanoseconds: median(samples), meanNanoseconds: mean(samples), minimumNanoseconds: samples.min() ?? .nan,
                 maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: iterations[index],
                 batchCount: samples.count)
         }
@@ -129,7 +137,7 @@ struct Harness {
             samples.append(elapsed.nanoseconds)
         }
         return Measurement(
-            medianNanoseconds: median(samples), minimumNanoseconds: samples.min() ?? .nan,
+            medianNanoseconds: median(samples), meanNanoseconds: mean(samples), minimumNanoseconds: samples.min() ?? .nan,
             maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: 1, batchCount: samples.count)
     }
 }

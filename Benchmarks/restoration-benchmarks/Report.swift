@@ -63,11 +63,15 @@ extension Report {
             let full = coordinator.first { $0.name == "full save" && $0.store == store }
             let one = coordinator.first { $0.name == "one-changed save" && $0.store == store }
             if let full, let one {
-                let ratio = one.medianMicroseconds / full.medianMicroseconds
+                // Means, not medians: a FileStore rewrites the archive file once in many saves
+                // (when its journal is full), and that save counts.
+                let ratio = one.meanMicroseconds / full.meanMicroseconds
+                let medianRatio = one.medianMicroseconds / full.medianMicroseconds
                 targets.append(
                     TargetResult(
                         name: "one-changed save vs full save (\(full.workload), \(store))", goal: "<= 10%",
-                        measured: "\(format(ratio * 100))%", met: ratio <= 0.1))
+                        measured: "\(format(ratio * 100))% of means (\(format(medianRatio * 100))% of medians)",
+                        met: ratio <= 0.1))
             }
         }
         if let held = coordinator.first(where: { $0.name == "main actor held during save" }) {
@@ -108,14 +112,14 @@ extension Report {
         }
         lines += table(rows, leftAligned: 2)
         lines.append("")
-        lines.append("Coordinator: median of single runs")
+        lines.append("Coordinator: median and mean of single runs")
         var coordinatorRows = [
-            ["benchmark", "workload", "store", "median µs", "min µs", "max µs", "runs", "archive B"]
+            ["benchmark", "workload", "store", "median µs", "mean µs", "min µs", "max µs", "runs", "archive B"]
         ]
         for result in coordinator {
             coordinatorRows.append([
                 result.name, result.workload, result.store, format(result.medianMicroseconds),
-                format(result.minimumMicroseconds), format(result.maximumMicroseconds), "\(result.samples)",
+                format(result.meanMicroseconds), format(result.minimumMicroseconds), format(result.maximumMicroseconds), "\(result.samples)",
                 result.archiveBytes.map { "\($0)" } ?? "",
             ])
         }

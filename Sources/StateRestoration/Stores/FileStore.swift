@@ -69,13 +69,41 @@ public final class FileStore: RestorationStore {
     /// The clock that dates rejected copies; `Date.init` in production.
     let now: @Sendable () -> Date
 
-    /// Serializes the changes of every file store in the process, so that a write never removes
-    /// the temporary file of another write in progress, and so that rejected names are unique.
+    /// Serializes the reads and changes of every file store in the process, so that a write never
+    /// removes the temporary file of another write in progress, rejected names are unique, and a
+    /// read sees an archive file and its journal from the same moment.
     private static let changes = Mutex(())
 
-    /// The steps of a write, in order, for tests that make one of them fail.
+    /// What this store last wrote or read for each key, for the next write's journal record.
+    /// Only used while holding ``changes``.
+    private let known = Mutex<[StoreKey: KnownArchive]>([:])
+
+    /// The steps of a write, in order, for tests that make one of them fail: first those of a
+    /// write of the archive file, then those of a record appended to the journal.
     enum WriteStep: Sendable, CaseIterable {
         case create, setMode, write, synchronize, close, rename, synchronizeDirectory
+        case openJournal, appendJournal, synchronizeJournal
+
+        /// The steps of a write of the whole archive file.
+        static let archiveFileSteps: [WriteStep] = [
+            .create, .setMode, .write, .synchronize, .close, .rename, .synchronizeDirectory,
+        ]
+    }
+
+    /// An archive as this store last wrote or read it.
+    struct KnownArchive {
+        /// The bytes a read returns: the archive file with its journal applied.
+        var content: Data
+        /// The archive file's identity then; a journal record is only appended while it is the same.
+        var base: FileIdentity
+        /// The archive file's CRC-32C, once computed.
+        var baseChecksum: UInt32?
+        /// The valid bytes of the journal; 0 if the archive file has none yet.
+        var journalLength: Int
+        /// The journal file's identity after this store last wrote or read it.
+        var journal: FileIdentity?
+        /// The records in the journal.
+        var records: Int
     }
 
     /// Creates a store that keeps its archives in a directory.
@@ -153,8 +181,9 @@ public final class FileStore: RestorationStore {
     ///   ``StoreError/Code/permissionDenied`` if the file exists but cannot be read, or
     ///   ``StoreError/Code/tooLarge`` if it is larger than ``maximumArchiveSize``.
     public func read(_ key: StoreKey) throws(StoreError) -> Data? {
-        try SystemCalls.readFile(
-            at: path(for: ArchiveNaming.archiveName(for: key)), limit: maximumArchiveSize, operation: .read)
+        try Self.changes.withLock { _ throws(StoreError) -> Data? in
+            try readWhileLocked(key)
+        }
     }
 
     /// Stores an archive under a key, atomically and durably, replacing any previous one.
@@ -197,8 +226,12 @@ public final class FileStore: RestorationStore {
     ///   be flushed afterwards.
     public func remove(_ key: StoreKey) throws(StoreError) {
         try Self.changes.withLock { _ throws(StoreError) in
+            forget(key)
             let file = path(for: ArchiveNaming.archiveName(for: key))
-            if try SystemCalls.removeFile(file, operation: .remove) {
+            // The archive first: a journal left alone by a kill is ignored, and removed by the next write.
+            let removedArchive = try SystemCalls.removeFile(file, operation: .remove)
+            let removedJournal = try SystemCalls.removeFile(journalPath(for: key), operation: .remove)
+            if removedArchive || removedJournal {
                 try SystemCalls.synchronizeDirectory(directoryPath, operation: .remove)
             }
         }
@@ -235,7 +268,13 @@ public final class FileStore: RestorationStore {
                     for: ArchiveNaming.rejectedName(for: key, slug: slug, timestamp: timestamp, sequence: sequence))
                 sequence += 1
             } while SystemCalls.exists(destination)
-            try SystemCalls.rename(source, to: destination, operation: .reject)
+            forget(key)
+            let journal = journalPath(for: key)
+            if SystemCalls.exists(journal) {
+                try rejectJournaled(key, archive: source, journal: journal, to: destination)
+            } else {
+                try SystemCalls.rename(source, to: destination, operation: .reject)
+            }
             try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
             return destination
         }
@@ -290,6 +329,13 @@ public final class FileStore: RestorationStore {
                 reason: "the archive is \(data.count) bytes, more than the store's limit of \(maximumArchiveSize) "
                     + "bytes; the previous archive is kept")
         }
+        if appendToJournal(data, key: key, target: target) { return }
+        try writeArchiveFile(data, key: key, target: target)
+    }
+
+    /// Replaces the archive file with `data` and removes its journal.
+    private func writeArchiveFile(_ data: Data, key: StoreKey, target: String) throws(StoreError) {
+        forget(key)
         try createDirectory(directoryPath)
         let (temporary, descriptor) = try createTemporaryFile(for: key, target: target)
         do {
@@ -313,9 +359,183 @@ public final class FileStore: RestorationStore {
             SystemCalls.removeFileIgnoringErrors(temporary)
             throw error
         }
+        // After the rename: a journal removed before it would leave an older content than the
+        // previous write's if the process were killed in between. A journal that outlives the
+        // rename (a kill right here) does not match the new archive file and is ignored.
+        try SystemCalls.removeFile(journalPath(for: key), operation: .write)
         try inject(.synchronizeDirectory, directoryPath)
         try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
         removeStaleTemporaryFiles()
+        if let identity = SystemCalls.identity(of: target) {
+            remember(
+                key,
+                KnownArchive(
+                    content: data, base: identity, baseChecksum: nil, journalLength: 0, journal: nil, records: 0))
+        }
+    }
+
+    // MARK: Journal
+
+    /// Appends the record that turns the key's known content into `data` to its journal, and
+    /// flushes it; returns `false`, having changed nothing a read sees, when the archive file
+    /// should be written instead: this store has not written or read the key, the files changed
+    /// since, the record would be large, the journal is full, or a step failed.
+    private func appendToJournal(_ data: Data, key: StoreKey, target: String) -> Bool {
+        guard var archive = known.withLock({ $0[key] }), archive.records < FileStoreJournal.maximumRecords,
+            SystemCalls.identity(of: target) == archive.base
+        else { return false }
+        let used = Swift.max(archive.journalLength, FileStoreJournal.headerSize)
+        guard
+            let record = FileStoreJournal.record(
+                from: archive.content, to: data, sequence: archive.records + 1,
+                budget: FileStoreJournal.maximumJournalSize(forContentOf: data.count) - used)
+        else { return false }
+        let journal = journalPath(for: key)
+        let creating = archive.journalLength == 0
+        var descriptor: Int32 = -1
+        do {
+            try inject(.openJournal, target)
+            guard let opened = try SystemCalls.openJournal(journal, create: creating, path: target, operation: .write)
+            else {
+                forget(key)
+                return false
+            }
+            descriptor = opened
+            var bytes = record
+            if creating {
+                // No record yet, so the known content is the archive file's.
+                let checksum = archive.baseChecksum ?? CRC32C.checksum(archive.content)
+                archive.baseChecksum = checksum
+                bytes = FileStoreJournal.header(baseLength: archive.content.count, baseChecksum: checksum) + record
+                try SystemCalls.setPrivateMode(descriptor, path: target, operation: .write)
+            } else {
+                guard let found = SystemCalls.identity(of: descriptor), found == archive.journal else {
+                    // Another store changed the journal: only a write of the archive file is safe.
+                    SystemCalls.closeIgnoringErrors(descriptor)
+                    forget(key)
+                    return false
+                }
+            }
+            let offset = creating ? 0 : archive.journalLength
+            if !creating, archive.journal?.size != offset {
+                // A torn record after the valid ones, found by the read.
+                try SystemCalls.truncate(descriptor, to: offset, path: target, operation: .write)
+            }
+            try inject(.appendJournal, target)
+            try SystemCalls.writeAll(bytes, to: descriptor, at: offset, path: target, operation: .write)
+            try inject(.synchronizeJournal, target)
+            try SystemCalls.synchronize(descriptor, path: target, operation: .write)
+            archive.journal = SystemCalls.identity(of: descriptor)
+            try SystemCalls.closeChecked(descriptor, path: target, operation: .write)
+            descriptor = -1
+            if creating {
+                // Make the new journal's name durable, as a write of the archive file does.
+                try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
+            }
+            archive.journalLength = offset + bytes.count
+            archive.content = data
+            archive.records += 1
+            remember(key, archive)
+            return true
+        } catch {
+            // Take back whatever part of the record reached the file, so that no read sees it
+            // if the write of the archive file that follows fails too.
+            if descriptor >= 0 {
+                if creating {
+                    SystemCalls.removeFileIgnoringErrors(journal)
+                } else {
+                    try? SystemCalls.truncate(descriptor, to: archive.journalLength, path: target, operation: .write)
+                }
+                SystemCalls.closeIgnoringErrors(descriptor)
+            }
+            forget(key)
+            return false
+        }
+    }
+
+    /// The body of ``read(_:)``, run while holding ``changes``: the archive file with its journal
+    /// applied, remembered for the next write.
+    private func readWhileLocked(_ key: StoreKey) throws(StoreError) -> Data? {
+        let target = path(for: ArchiveNaming.archiveName(for: key))
+        guard let (base, identity) = try SystemCalls.readFileAndIdentity(
+            at: target, limit: maximumArchiveSize, operation: .read)
+        else {
+            forget(key)
+            return nil
+        }
+        var archive = KnownArchive(
+            content: base, base: identity, baseChecksum: nil, journalLength: 0, journal: nil, records: 0)
+        let journal = journalPath(for: key)
+        // The journal is never larger than the content it changes, so the same limit applies.
+        if let (bytes, journalIdentity) = try SystemCalls.readFileAndIdentity(
+            at: journal, limit: maximumArchiveSize, operation: .read)
+        {
+            let replay: FileStoreJournal.Replay
+            do {
+                replay = try FileStoreJournal.replay(base: base, journal: bytes, limit: maximumArchiveSize)
+            } catch {
+                forget(key)
+                throw StoreError(
+                    code: .tooLarge, operation: .read, path: target,
+                    reason: "its journal makes it \(error.length) bytes, more than the store's limit of "
+                        + "\(maximumArchiveSize) bytes; it was not read")
+            }
+            archive.content = replay.content
+            archive.baseChecksum = replay.baseChecksum
+            if replay.matchesBase {
+                archive.journalLength = replay.validLength
+                archive.journal = journalIdentity
+                archive.records = replay.records
+            }
+        }
+        remember(key, archive)
+        return archive.content
+    }
+
+    /// Rejects an archive that has a journal: the rejected copy holds what a read returns, and
+    /// the archive file and journal are removed.
+    private func rejectJournaled(
+        _ key: StoreKey, archive: String, journal: String, to destination: String
+    ) throws(StoreError) {
+        // An archive too large to read, or not readable at all, is rejected as its file is.
+        guard let content = try? readWhileLocked(key) else {
+            forget(key)
+            try SystemCalls.rename(archive, to: destination, operation: .reject)
+            try SystemCalls.removeFile(journal, operation: .reject)
+            return
+        }
+        forget(key)
+        guard let descriptor = try SystemCalls.createExclusively(destination, path: archive, operation: .reject)
+        else {
+            throw StoreError(
+                code: .writeFailed, operation: .reject, path: archive,
+                reason: "the rejected copy's name \(destination) was taken while rejecting")
+        }
+        do {
+            try SystemCalls.setPrivateMode(descriptor, path: archive, operation: .reject)
+            try SystemCalls.writeAll(content, to: descriptor, path: archive, operation: .reject)
+            try SystemCalls.synchronize(descriptor, path: archive, operation: .reject)
+            try SystemCalls.closeChecked(descriptor, path: archive, operation: .reject)
+        } catch {
+            SystemCalls.closeIgnoringErrors(descriptor)
+            SystemCalls.removeFileIgnoringErrors(destination)
+            throw error
+        }
+        try SystemCalls.removeFile(archive, operation: .reject)
+        try SystemCalls.removeFile(journal, operation: .reject)
+    }
+
+    private func remember(_ key: StoreKey, _ archive: KnownArchive) {
+        known.withLock { $0[key] = archive }
+    }
+
+    private func forget(_ key: StoreKey) {
+        _ = known.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// The path of a key's journal, `<directory>/<key>.restoration-journal`.
+    private func journalPath(for key: StoreKey) -> String {
+        path(for: FileStoreJournal.name(for: key))
     }
 
     /// Creates a new, empty temporary file for a key's archive, with a name no file has.
@@ -368,8 +588,8 @@ public final class FileStore: RestorationStore {
         guard let number = failure?(step) else { return }
         let code: StoreError.Code =
             switch step {
-            case .create, .setMode, .write, .close: .writeFailed
-            case .synchronize, .synchronizeDirectory: .syncFailed
+            case .create, .setMode, .write, .close, .openJournal, .appendJournal: .writeFailed
+            case .synchronize, .synchronizeDirectory, .synchronizeJournal: .syncFailed
             case .rename: .renameFailed
             }
         throw SystemCalls.failure("\(step) failed (injected)", code: code, operation: .write, path: path, errno: number)

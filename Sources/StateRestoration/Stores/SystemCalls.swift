@@ -60,6 +60,14 @@ enum SystemCalls {
     /// Reads a whole file, or returns `nil` if it does not exist; a file of more than `limit`
     /// bytes is a ``StoreError/Code/tooLarge`` error, found before its bytes are read.
     static func readFile(at path: String, limit: Int, operation: StoreError.Operation) throws(StoreError) -> Data? {
+        try readFileAndIdentity(at: path, limit: limit, operation: operation)?.data
+    }
+
+    /// Reads a whole file as ``readFile(at:limit:operation:)`` does, with the identity it had
+    /// when it was opened.
+    static func readFileAndIdentity(
+        at path: String, limit: Int, operation: StoreError.Operation
+    ) throws(StoreError) -> (data: Data, identity: FileIdentity)? {
         let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             let number = errno
@@ -77,6 +85,7 @@ enum SystemCalls {
                 code: .tooLarge, operation: operation, path: path,
                 reason: "the file is \(size) bytes, more than the store's limit of \(limit) bytes; it was not read")
         }
+        let identity = FileIdentity(status)
         let expected = Int(clamping: status.st_size)
         guard expected <= limit else { throw tooLarge("\(expected)") }
         // Read straight into the result; one byte more than expected tells a file that grew
@@ -98,7 +107,7 @@ enum SystemCalls {
                 filled += count
             } else if count == 0 {
                 data.count = filled
-                return data
+                return (data, identity)
             } else if errno != EINTR {
                 throw failure("read failed", code: .readFailed, operation: operation, path: path, errno: errno)
             }
@@ -123,6 +132,43 @@ enum SystemCalls {
         return descriptor
     }
 
+    /// Opens a journal for writing: created empty (or emptied) with `create`, otherwise as it is,
+    /// or `nil` if it does not exist. Errors name `path`, the archive the journal belongs to.
+    static func openJournal(
+        _ journal: String, create: Bool, path: String, operation: StoreError.Operation
+    ) throws(StoreError) -> Int32? {
+        let flags = create ? O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC : O_WRONLY | O_CLOEXEC
+        let descriptor = retryingInterrupts { open(journal, flags, mode_t(privateFileMode)) }
+        guard descriptor >= 0 else {
+            let number = errno
+            if number == ENOENT && !create { return nil }
+            throw failure("cannot open journal \(journal)", code: .writeFailed, operation: operation, path: path, errno: number)
+        }
+        return descriptor
+    }
+
+    /// The identity of a file: `nil` if it does not exist or cannot be examined.
+    static func identity(of path: String) -> FileIdentity? {
+        var status = stat()
+        return stat(path, &status) == 0 ? FileIdentity(status) : nil
+    }
+
+    /// The identity of an open file: `nil` if it cannot be examined.
+    static func identity(of descriptor: Int32) -> FileIdentity? {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
+    }
+
+    /// Cuts an open file to a length.
+    static func truncate(
+        _ descriptor: Int32, to length: Int, path: String, operation: StoreError.Operation
+    ) throws(StoreError) {
+        let result = retryingInterrupts { ftruncate(descriptor, off_t(length)) }
+        guard result == 0 else {
+            throw failure("ftruncate failed", code: .writeFailed, operation: operation, path: path, errno: errno)
+        }
+    }
+
     /// Sets an open file's permission bits exactly, whatever the umask was when it was created.
     static func setPrivateMode(
         _ descriptor: Int32, path: String, operation: StoreError.Operation
@@ -134,18 +180,25 @@ enum SystemCalls {
     }
 
     /// Writes all the bytes, continuing after partial writes and interruptions.
+    /// With `offset`, writes there (`pwrite`) instead of at the file's position.
     static func writeAll(
-        _ data: Data, to descriptor: Int32, path: String, operation: StoreError.Operation
+        _ data: Data, to descriptor: Int32, at offset: Int? = nil, path: String, operation: StoreError.Operation
     ) throws(StoreError) {
         // Some systems refuse single writes of 2 GiB or more.
         let largestWrite = 1 << 30
         let outcome: Int32? = data.withUnsafeBytes { buffer -> Int32? in
             guard let base = buffer.baseAddress else { return nil }
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, base + offset, min(buffer.count - offset, largestWrite))
+            var written = 0
+            while written < buffer.count {
+                let size = min(buffer.count - written, largestWrite)
+                let count =
+                    if let offset {
+                        pwrite(descriptor, base + written, size, off_t(offset + written))
+                    } else {
+                        write(descriptor, base + written, size)
+                    }
                 if count > 0 {
-                    offset += count
+                    written += count
                 } else if count == 0 {
                     return EIO
                 } else if errno != EINTR {
@@ -309,6 +362,35 @@ enum SystemCalls {
             let result = body()
             if result != -1 || errno != EINTR { return result }
         }
+    }
+}
+
+/// Which file a path names and the last time it changed: a file replaced by another, or
+/// written to, has another identity.
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+    var changedSeconds: Int
+    var changedNanoseconds: Int
+
+    init(_ status: stat) {
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
+        size = Int(clamping: status.st_size)
+        #if canImport(Darwin)
+            modifiedSeconds = Int(status.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int(status.st_mtimespec.tv_nsec)
+            changedSeconds = Int(status.st_ctimespec.tv_sec)
+            changedNanoseconds = Int(status.st_ctimespec.tv_nsec)
+        #else
+            modifiedSeconds = Int(status.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
+            changedSeconds = Int(status.st_ctim.tv_sec)
+            changedNanoseconds = Int(status.st_ctim.tv_nsec)
+        #endif
     }
 }
 

@@ -93,7 +93,7 @@ private final class FaultyStore: RestorationStore {
 
     @Test(
         "a full disk or a failure at any step of an atomic write keeps the previous archive",
-        arguments: FileStore.WriteStep.allCases)
+        arguments: FileStore.WriteStep.archiveFileSteps)
     func failureAtEveryStep(_ step: FileStore.WriteStep) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

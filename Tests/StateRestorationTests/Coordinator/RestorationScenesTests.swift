@@ -28,8 +28,10 @@ private struct SceneDelegate: RestorationDelegate {
         RestorationScenes(screens: Shop.declaration(), store: FileStore(directory: directory.url))
     }
 
+    /// A scene's archive as a store reads it: its file with its journal applied.
     private func archiveBytes(_ scene: String, in directory: TemporaryDirectory) throws -> Data {
-        try Data(contentsOf: directory.url.appendingPathComponent("scene-\(scene).restoration"))
+        let key = try #require(StoreKey(rawValue: "scene-\(scene)"))
+        return try #require(try FileStore(directory: directory.url).read(key))
     }
 
     @Test("two scenes with different hierarchies are saved and restored independently, each its own tree")

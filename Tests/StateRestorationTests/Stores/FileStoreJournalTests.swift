@@ -1,0 +1,323 @@
+import Foundation
+@testable import StateRestoration
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The journal ``FileStore`` appends to instead of rewriting a large archive file for a small change.
+@Suite struct FileStoreJournalTests {
+    /// `<directory>/<name>` as a path.
+    func path(_ directory: URL, _ name: String) -> String {
+        directory.appending(path: name, directoryHint: .notDirectory).path(percentEncoded: false)
+    }
+
+    func contents(_ directory: URL, _ name: String) -> Data? {
+        FileManager.default.contents(atPath: path(directory, name))
+    }
+
+    /// Random bytes, the same for the same generator state.
+    static func bytes(_ count: Int, _ random: inout SplitMix64) -> Data {
+        Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &random) })
+    }
+
+    /// A random edit: bytes changed in place, inserted or removed, at one to four places.
+    static func edit(_ data: Data, _ random: inout SplitMix64) -> Data {
+        var edited = [UInt8](data)
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            let at = Int.random(in: 0...edited.count, using: &random)
+            let length = Int.random(in: 0...40, using: &random)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                for index in at..<min(at + length, edited.count) { edited[index] &+= 1 }
+            case 1:
+                edited.insert(contentsOf: bytes(length, &random), at: at)
+            default:
+                edited.removeSubrange(at..<min(at + length, edited.count))
+            }
+        }
+        return Data(edited)
+    }
+
+    /// A 100 KB content with one state-sized change: what a save of one changed screen does.
+    static func largeArchive(_ marker: UInt8) -> Data {
+        var data = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        data.replaceSubrange(60_000..<60_010, with: Data(repeating: marker, count: 10 + Int(marker % 3)))
+        return data
+    }
+
+    // MARK: The format
+
+    @Test("Records chained on random contents give back every content exactly, whatever the edits")
+    func randomEditsReplay() throws {
+        var random = SplitMix64(state: 0x10A7_2026)
+        for round in 0..<300 {
+            let base = Self.bytes(Int.random(in: 0...3000, using: &random), &random)
+            var journal = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
+            var content = base
+            for sequence in 1...Int.random(in: 1...5, using: &random) {
+                let next = Bool.random(using: &random) ? Self.edit(content, &random) : Self.bytes(
+                    Int.random(in: 0...200, using: &random), &random)
+                let record = try #require(
+                    FileStoreJournal.record(from: content, to: next, sequence: sequence, budget: .max / 2),
+                    "round \(round)")
+                journal.append(record)
+                content = next
+                let replay = try FileStoreJournal.replay(base: base, journal: journal, limit: .max)
+                #expect(replay.content == content, "round \(round), record \(sequence)")
+                #expect(replay.records == sequence && replay.validLength == journal.count, "round \(round)")
+            }
+        }
+    }
+
+    @Test("A change of a few bytes in 100 KB, even one that changes the length, is a record of under 100 bytes")
+    func smallChangeSmallRecord() throws {
+        let old = Self.largeArchive(1)
+        var new = Self.largeArchive(2)  // one byte longer at 60,000
+        new[new.startIndex + 20] = 0xEE  // and a header field changed in place
+        let record = try #require(FileStoreJournal.record(from: old, to: new, sequence: 1, budget: 1000))
+        #expect(record.count < 100, "\(record.count) bytes")
+        #expect(FileStoreJournal.record(from: old, to: new, sequence: 1, budget: record.count - 1) == nil)
+        var random = SplitMix64(state: 7)
+        let unrelated = Self.bytes(50_000, &random)
+        #expect(FileStoreJournal.record(from: old, to: unrelated, sequence: 1, budget: 25_000) == nil)
+    }
+
+    @Test("A header for another archive file, a damaged header or a torn or damaged record is not applied")
+    func damagedJournalsAreNotApplied() throws {
+        let base = Data("the archive file".utf8)
+        let next = Data("the archive, changed".utf8)
+        let header = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
+        let record = try #require(FileStoreJournal.record(from: base, to: next, sequence: 1, budget: 1000))
+        let whole = header + record
+        #expect(try FileStoreJournal.replay(base: base, journal: whole, limit: 1000).content == next)
+
+        let other = Data("another archive file".utf8)
+        let otherHeader = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(other))
+        let cases: [(String, Data)] = [
+            ("a header for another archive file", otherHeader + record),
+            ("a damaged header", Data(whole.prefix(12)) + Data([whole[12] ^ 1]) + whole.dropFirst(13)),
+            ("a torn record", whole.dropLast(3)),
+            ("a damaged record", whole.prefix(whole.count - 6) + Data([whole[whole.count - 6] ^ 0x40]) + whole.suffix(5)),
+            ("a record out of sequence", header + (try #require(
+                FileStoreJournal.record(from: base, to: next, sequence: 2, budget: 1000)))),
+            ("a header alone, torn", whole.prefix(20)),
+        ]
+        for (name, journal) in cases {
+            let replay = try FileStoreJournal.replay(base: base, journal: Data(journal), limit: 1000)
+            #expect(replay.content == base, "\(name)")
+            #expect(replay.records == 0, "\(name)")
+        }
+        // Every prefix and every single flipped bit of a valid journal: never a trap, never a
+        // content that is neither the archive file nor the written change.
+        for length in 0...whole.count {
+            let content = try FileStoreJournal.replay(base: base, journal: Data(whole.prefix(length)), limit: 1000)
+                .content
+            #expect(content == (length == whole.count ? next : base), "prefix of \(length) bytes")
+        }
+        for bit in 0..<(whole.count * 8) {
+            var flipped = whole
+            flipped[bit / 8] ^= UInt8(1 << (bit % 8))
+            let content = try FileStoreJournal.replay(base: base, journal: flipped, limit: 1000).content
+            #expect(content == base || content == next, "bit \(bit)")
+        }
+        // A valid record whose content would be larger than the store reads.
+        #expect(throws: FileStoreJournal.ContentTooLarge.self) {
+            try FileStoreJournal.replay(base: base, journal: whole, limit: next.count - 1)
+        }
+    }
+
+    // MARK: The store
+
+    @Test("A small change to a large archive appends to the journal, leaves the archive file, and reads back")
+    func smallWritesAppend() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory)
+            let first = Self.largeArchive(1)
+            try store.write(first, to: .main)
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            var latest = first
+            for marker in UInt8(2)...6 {
+                latest = Self.largeArchive(marker)
+                try store.write(latest, to: .main)
+                #expect(try store.read(.main) == latest)
+            }
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration", "main.restoration-journal"])
+            #expect(contents(directory, "main.restoration") == first, "the archive file is not rewritten")
+            let journal = try #require(contents(directory, "main.restoration-journal"))
+            #expect(journal.count < 600, "5 records of about 60 bytes, not 5 × 100 KB: \(journal.count)")
+            #expect(try TestSupport.permissions(of: path(directory, "main.restoration-journal")) == 0o600)
+            // Another store, as at the next launch, reads the same.
+            #expect(try FileStore(directory: directory).read(.main) == latest)
+            #expect(try FileStore(directory: directory).keys() == [.main])
+        }
+    }
+
+    @Test("A store that read the archive appends, as a launch's read lets the next save append")
+    func readThenAppend() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            try FileStore(directory: directory).write(Self.largeArchive(1), to: .main)
+            try FileStore(directory: directory).write(Self.largeArchive(2), to: .main)  // no read: a file write
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            let relaunched = FileStore(directory: directory)
+            #expect(try relaunched.read(.main) == Self.largeArchive(2))
+            try relaunched.write(Self.largeArchive(3), to: .main)
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(2))
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(3))
+        }
+    }
+
+    @Test("After 32 records, or a quarter of the content in records, the next write rewrites the archive file")
+    func journalIsCompacted() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory)
+            try store.write(Self.largeArchive(0), to: .main)
+            for marker in UInt8(1)...UInt8(FileStoreJournal.maximumRecords) {
+                try store.write(Self.largeArchive(marker), to: .main)
+            }
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(0))
+            try store.write(Self.largeArchive(100), to: .main)
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(100))
+
+            // Changes of 20 KB each: the second no longer fits in 25 KB of journal.
+            var random = SplitMix64(state: 3)
+            var content = Self.largeArchive(100)
+            content.replaceSubrange(0..<20_000, with: Self.bytes(20_000, &random))
+            try store.write(content, to: .main)
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration", "main.restoration-journal"])
+            content.replaceSubrange(40_000..<60_000, with: Self.bytes(20_000, &random))
+            try store.write(content, to: .main)
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            #expect(try FileStore(directory: directory).read(.main) == content)
+        }
+    }
+
+    @Test("A torn or damaged last record is ignored by the read, and the next write replaces it")
+    func tornRecordIgnored() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory)
+            for marker in UInt8(1)...3 { try store.write(Self.largeArchive(marker), to: .main) }
+            let journal = URL(filePath: path(directory, "main.restoration-journal"))
+            let whole = try Data(contentsOf: journal)
+            // As if killed while appending record 3: part of it reached the file.
+            try Data(whole.dropLast(7)).write(to: journal)
+            let relaunched = FileStore(directory: directory)
+            #expect(try relaunched.read(.main) == Self.largeArchive(2))
+            try relaunched.write(Self.largeArchive(4), to: .main)
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(4))
+            // The torn record 2 (2 → 3) was cut off and a record 2 (2 → 4) took its place: nothing trails it.
+            let rewritten = try Data(contentsOf: journal)
+            let replay = try FileStoreJournal.replay(
+                base: try #require(contents(directory, "main.restoration")), journal: rewritten, limit: .max)
+            #expect(replay.records == 2 && replay.validLength == rewritten.count)
+
+            // A damaged byte in the middle of the last record.
+            var damaged = try Data(contentsOf: journal)
+            damaged[damaged.count - 20] ^= 0x01
+            try damaged.write(to: journal)
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(2))
+        }
+    }
+
+    @Test("A journal left by a kill between the rename and its removal does not apply to the new archive file")
+    func staleJournalIgnored() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory)
+            try store.write(Self.largeArchive(1), to: .main)
+            try store.write(Self.largeArchive(2), to: .main)
+            let journal = URL(filePath: path(directory, "main.restoration-journal"))
+            let stale = try Data(contentsOf: journal)
+            try FileStore(directory: directory).write(Self.largeArchive(3), to: .main)  // a file write
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            try stale.write(to: journal)
+            let relaunched = FileStore(directory: directory)
+            #expect(try relaunched.read(.main) == Self.largeArchive(3))
+            // The next write starts a journal of its own for the new archive file.
+            try relaunched.write(Self.largeArchive(4), to: .main)
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(4))
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(3))
+        }
+    }
+
+    @Test("A store whose files another store changed writes the archive file instead of appending")
+    func twoStoresOneDirectory() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let first = FileStore(directory: directory)
+            let second = FileStore(directory: directory)
+            try first.write(Self.largeArchive(1), to: .main)
+            try second.write(Self.largeArchive(2), to: .main)  // replaces the archive file
+            try first.write(Self.largeArchive(3), to: .main)
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(3))
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(3))
+
+            _ = try second.read(.main)
+            try second.write(Self.largeArchive(4), to: .main)  // a record
+            try first.write(Self.largeArchive(5), to: .main)  // the archive file (its own is stale)
+            try second.write(Self.largeArchive(6), to: .main)  // the archive file again
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(6))
+        }
+    }
+
+    @Test(
+        "A journal step that fails falls back to writing the archive file",
+        arguments: [FileStore.WriteStep.openJournal, .appendJournal, .synchronizeJournal])
+    func journalFailureFallsBack(step: FileStore.WriteStep) throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory, failure: { $0 == step ? EIO : nil })
+            try store.write(Self.largeArchive(1), to: .main)
+            try store.write(Self.largeArchive(2), to: .main)  // the journal fails: a file write
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(2))
+        }
+    }
+
+    @Test(
+        "A record that fails after reaching the file, then a failed file write, leave the previous content",
+        arguments: [FileStore.WriteStep.appendJournal, .synchronizeJournal])
+    func journalAndFileFailureKeepPrevious(step: FileStore.WriteStep) throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let healthy = FileStore(directory: directory)
+            try healthy.write(Self.largeArchive(1), to: .main)
+            try healthy.write(Self.largeArchive(2), to: .main)  // a journal with one record
+            let failing = FileStore(directory: directory, failure: { $0 == step || $0 == .rename ? EIO : nil })
+            #expect(try failing.read(.main) == Self.largeArchive(2))
+            let error = try #require(throws: StoreError.self) { try failing.write(Self.largeArchive(3), to: .main) }
+            #expect(error.code == .renameFailed)
+            // With .synchronizeJournal the record was written whole before the failure: it was cut off again.
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(2))
+            let relaunched = FileStore(directory: directory)
+            _ = try relaunched.read(.main)
+            try relaunched.write(Self.largeArchive(4), to: .main)
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(4))
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(1))
+        }
+    }
+
+    @Test("Rejecting an archive with a journal keeps what a read returned; removing it removes both files")
+    func rejectAndRemove() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory)
+            try store.write(Self.largeArchive(1), to: .main)
+            try store.write(Self.largeArchive(2), to: .main)
+            let rejected = try #require(try store.reject(.main, reason: "test"))
+            #expect(FileManager.default.contents(atPath: rejected) == Self.largeArchive(2))
+            #expect(try TestSupport.fileNames(in: directory) == [URL(filePath: rejected).lastPathComponent])
+            #expect(try store.read(.main) == nil)
+            #expect(try store.keys().isEmpty)
+
+            try store.write(Self.largeArchive(3), to: .main)
+            try store.write(Self.largeArchive(4), to: .main)
+            try store.remove(.main)
+            #expect(try TestSupport.fileNames(in: directory) == [URL(filePath: rejected).lastPathComponent])
+            #expect(try store.read(.main) == nil)
+            try store.write(Self.largeArchive(5), to: .main)
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(5))
+        }
+    }
+}
