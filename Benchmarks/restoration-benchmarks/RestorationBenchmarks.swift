@@ -24,7 +24,7 @@ struct RestorationBenchmarks {
             print("  --json     print the figures as JSON instead of tables")
             print("  --profile  only run one thing, untimed, for a profiler: ArchiveEncoder or ArchiveDecoder")
             print("             on the medium workload 200 times (valgrind --tool=callgrind), or 3 launches,")
-            print("             or 20 saves where one screen changed, of the large hierarchy on an InMemoryStore")
+            print("             or 200 saves where one screen changed, of the large hierarchy on an InMemoryStore")
             print("             (perf record -g; valgrind stops on these here)")
             exit(flags.isSubset(of: known) ? 0 : 2)
         }
@@ -75,7 +75,7 @@ struct RestorationBenchmarks {
                     }
                 } else {
                     let trees = [try hierarchy.withOneScreenChanged(1), try hierarchy.withOneScreenChanged(2)]
-                    for index in 0..<20 {
+                    for index in 0..<200 {
                         let report = try await coordinator.save(trees[index % 2])
                         guard report.encodedStateCount == 1 else {
                             throw BenchmarkFailure("a save encoded more than one state")

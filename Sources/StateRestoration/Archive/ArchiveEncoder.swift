@@ -70,12 +70,39 @@ public struct ArchiveEncoder: Sendable {
     /// `ArchiveEnvelope.seal(encode(value), formatVersion:)`, written once, with no
     /// copy of the body. Large `Data` payloads are treated as in
     /// ``encode(_:owningLargePayloads:)`` with `owningLargePayloads` true.
-    func encodeSealed<T: Encodable>(_ value: T, formatVersion: UInt16) throws -> Data {
+    ///
+    /// `registers` gives the CRC-32C registers (``CRC32C/register(_:)``) of large `Data`
+    /// payloads it knows, which are then not read again for the checksum; see
+    /// ``encodeWithRegister(_:registers:)``.
+    func encodeSealed<T: Encodable>(
+        _ value: T, formatVersion: UInt16, registers: ((Data) -> UInt32?)? = nil
+    ) throws -> Data {
         try encode(value, owningLargePayloads: true) { state in
-            state.finish(reservingPrefix: ArchiveEnvelope.headerSize) { header, body in
-                ArchiveEnvelope.writeHeader(into: header, body: body, formatVersion: formatVersion)
+            state.finish(reservingPrefix: ArchiveEnvelope.headerSize, registers: registers) { header, body, register in
+                ArchiveEnvelope.writeHeader(into: header, body: body, formatVersion: formatVersion, register: register)
             }
         }
+    }
+
+    /// Encodes `value` like ``encode(_:owningLargePayloads:)`` with `owningLargePayloads` true,
+    /// and returns the CRC-32C register of the bytes (``CRC32C/register(_:)``) with them.
+    ///
+    /// The register costs a read of the bytes this encoding wrote itself, not of the large
+    /// `Data` payloads whose registers `registers` knows: a record that holds earlier
+    /// encodings (a node's children) gets its register, and later the archive its checksum,
+    /// for the price of what changed.
+    func encodeWithRegister<T: Encodable>(
+        _ value: T, registers: (Data) -> UInt32?
+    ) throws -> (data: Data, register: UInt32) {
+        var result: UInt32 = 0
+        let data = try withoutActuallyEscaping(registers) { registers in
+            try encode(value, owningLargePayloads: true) { state in
+                state.finish(reservingPrefix: 0, registers: registers) { _, _, register in
+                    result = register ?? 0
+                }
+            }
+        }
+        return (data, result)
     }
 
     /// Encodes `value` into a new coding state and returns what `finish` makes of it.

@@ -33,6 +33,9 @@ struct HierarchyArchiver {
         /// The node's own fields, with its children named by path component.
         let shape: Shape
         let bytes: Data
+        /// The CRC-32C register of `bytes` (``CRC32C/register(_:)``): a parent's record, and
+        /// the archive's checksum, fold it in rather than read the bytes again.
+        let register: UInt32
         let state: EncodedState?
         /// The saved children, in order, with their path components.
         let children: [(component: String, entry: Entry)]
@@ -40,11 +43,12 @@ struct HierarchyArchiver {
         let presented: Entry?
 
         init(
-            shape: Shape, bytes: Data, state: EncodedState?, children: [(component: String, entry: Entry)],
-            presented: Entry?
+            shape: Shape, bytes: Data, register: UInt32, state: EncodedState?,
+            children: [(component: String, entry: Entry)], presented: Entry?
         ) {
             self.shape = shape
             self.bytes = bytes
+            self.register = register
             self.state = state
             self.children = children
             self.presented = presented
@@ -216,15 +220,43 @@ struct HierarchyArchiver {
         }
         do {
             // Every `Data` of a record (its state, its children) is one of this save's encodings.
-            let bytes = try encoder.encode(record, owningLargePayloads: true)
+            // The record holds its children's bytes, then the presented node's, in this order.
+            var known = KnownRegisters(entries: children.map(\.entry) + (presentedEntry.map { [$0] } ?? []))
+            let (bytes, register) = try encoder.encodeWithRegister(record) { known.register(of: $0) }
             return (
                 Entry(
-                    shape: shape, bytes: bytes, state: encodedState, children: children,
+                    shape: shape, bytes: bytes, register: register, state: encodedState, children: children,
                     presented: presentedEntry), false
             )
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save the node \(path): \(error)", underlying: error)
+        }
+    }
+
+    /// The registers of the entries a record holds, found in the order the record encodes them.
+    struct KnownRegisters {
+        let entries: [Entry]
+        var next = 0
+
+        /// The register of `data` if it is the bytes of one of the entries (the same storage,
+        /// not just equal bytes), looked for from the entry after the previous one found.
+        mutating func register(of data: Data) -> UInt32? {
+            var index = next
+            while index < entries.count {
+                if Self.sameStorage(entries[index].bytes, data) {
+                    next = index + 1
+                    return entries[index].register
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        /// Whether two `Data` values are views of the same bytes in memory.
+        static func sameStorage(_ a: Data, _ b: Data) -> Bool {
+            a.count == b.count
+                && a.withUnsafeBytes { a in b.withUnsafeBytes { b in a.baseAddress == b.baseAddress } }
         }
     }
 

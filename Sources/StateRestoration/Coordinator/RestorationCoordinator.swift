@@ -450,7 +450,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
         let sealed: Data
         do {
-            sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion)
+            // The root's register is known: the checksum reads only the bytes around it.
+            let root = archiver.encoded
+            sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion) { data in
+                root.flatMap { HierarchyArchiver.KnownRegisters.sameStorage($0.bytes, data) ? $0.register : nil }
+            }
         } catch {
             throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
         }

@@ -71,8 +71,12 @@ package enum ArchiveEnvelope {
     }
 
     /// Writes the header for `body` into the first ``headerSize`` bytes of `header`.
+    ///
+    /// With `register`, the body's CRC-32C register from 0 (``CRC32C/register(_:)``), the
+    /// checksum is derived from it instead of reading the body.
     static func writeHeader(
-        into header: UnsafeMutableRawBufferPointer, body: UnsafeRawBufferPointer, formatVersion: UInt16
+        into header: UnsafeMutableRawBufferPointer, body: UnsafeRawBufferPointer, formatVersion: UInt16,
+        register: UInt32? = nil
     ) {
         precondition(header.count >= headerSize, "an envelope header needs \(headerSize) bytes")
         for (offset, byte) in magic.enumerated() {
@@ -81,7 +85,8 @@ package enum ArchiveEnvelope {
         header.storeBytes(of: formatVersion.littleEndian, toByteOffset: 8, as: UInt16.self)
         header.storeBytes(of: UInt16(0).littleEndian, toByteOffset: 10, as: UInt16.self)
         header.storeBytes(of: UInt64(body.count).littleEndian, toByteOffset: 12, as: UInt64.self)
-        header.storeBytes(of: CRC32C.checksum(body).littleEndian, toByteOffset: 20, as: UInt32.self)
+        let checksum = register.map { CRC32C.checksum(register: $0, count: body.count) } ?? CRC32C.checksum(body)
+        header.storeBytes(of: checksum.littleEndian, toByteOffset: 20, as: UInt32.self)
     }
 
     /// Checks an envelope and returns its format version and body.

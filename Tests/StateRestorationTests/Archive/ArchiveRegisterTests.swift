@@ -1,0 +1,82 @@
+import Foundation
+@testable import StateRestoration
+import Testing
+
+/// The CRC-32C registers an encoding returns, and the checksums derived from the registers of
+/// the earlier encodings it holds, as a save computes them for the nodes it re-encodes.
+@Suite struct ArchiveRegisterTests {
+    /// A node-like record: fields, then earlier encodings as `Data`, large and small.
+    struct Record: Codable, Equatable {
+        var name: String
+        var parts: [Data]
+        var tail: Data?
+    }
+
+    /// A record of `parts` with a random name, and the same record's plain encoding.
+    static func record(_ parts: [Data], _ random: inout SplitMix64) -> Record {
+        Record(
+            name: String(repeating: "n", count: Int.random(in: 0...300, using: &random)), parts: parts,
+            tail: Bool.random(using: &random) ? Data(repeating: 7, count: Int.random(in: 0...9000, using: &random)) : nil)
+    }
+
+    /// Looks registers up by storage, as the archiver does; counts the lookups that hit.
+    final class Registers {
+        var known: [(data: Data, register: UInt32)] = []
+        var hits = 0
+
+        func register(of data: Data) -> UInt32? {
+            for entry in known where HierarchyArchiver.KnownRegisters.sameStorage(entry.data, data) {
+                hits += 1
+                return entry.register
+            }
+            return nil
+        }
+    }
+
+    @Test("A register built from known payloads equals the register of the bytes, three levels deep")
+    func registersCombine() throws {
+        var random = SplitMix64(state: 0xC0C0_2026)
+        let encoder = ArchiveEncoder()
+        let registers = Registers()
+        var level: [Data] = []
+        for _ in 0..<12 {
+            let leaf = Self.record([Data(repeating: 1, count: Int.random(in: 0...6000, using: &random))], &random)
+            let (bytes, register) = try encoder.encodeWithRegister(leaf) { registers.register(of: $0) }
+            #expect(bytes == (try encoder.encode(leaf)))
+            #expect(register == bytes.withUnsafeBytes { CRC32C.register($0) })
+            registers.known.append((bytes, register))
+            level.append(bytes)
+        }
+        for depth in 1...2 {
+            var next: [Data] = []
+            for start in stride(from: 0, to: level.count, by: 3) {
+                let parent = Self.record(Array(level[start..<min(start + 3, level.count)]), &random)
+                let (bytes, register) = try encoder.encodeWithRegister(parent) { registers.register(of: $0) }
+                #expect(bytes == (try encoder.encode(parent)), "depth \(depth)")
+                #expect(register == bytes.withUnsafeBytes { CRC32C.register($0) }, "depth \(depth)")
+                registers.known.append((bytes, register))
+                next.append(bytes)
+            }
+            level = next
+        }
+        #expect(registers.hits > 0, "some payloads were large enough to be folded in")
+
+        // The sealed archive's checksum from the registers equals the one read from its body.
+        let top = Self.record(level, &random)
+        let sealed = try encoder.encodeSealed(top, formatVersion: 1) { registers.register(of: $0) }
+        #expect(sealed == ArchiveEnvelope.seal(try encoder.encode(top), formatVersion: 1))
+    }
+
+    @Test("Known payloads are not read again: a wrong register gives a wrong checksum, which the envelope rejects")
+    func registersAreTrusted() throws {
+        let encoder = ArchiveEncoder()
+        let payload = Data(repeating: 0x5A, count: 10_000)
+        let record = Record(name: "top", parts: [payload], tail: nil)
+        let sealed = try encoder.encodeSealed(record, formatVersion: 1) { _ in 0x1234_5678 }
+        #expect(throws: ArchiveError.self) { try ArchiveEnvelope.open(sealed, supportedVersions: 1...1) }
+        let honest = try encoder.encodeSealed(record, formatVersion: 1) {
+            $0.withUnsafeBytes { CRC32C.register($0) }
+        }
+        #expect(try ArchiveEnvelope.open(honest, supportedVersions: 1...1).body == (try encoder.encode(record)))
+    }
+}
