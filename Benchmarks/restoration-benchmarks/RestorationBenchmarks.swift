@@ -19,12 +19,15 @@ struct RestorationBenchmarks {
         }
         if flags.contains("--help") || !flags.isSubset(of: known) {
             print("usage: restoration-benchmarks [--quick] [--json]")
-            print("       restoration-benchmarks --profile archive-encode|archive-decode|launch|save-one-changed")
+            print(
+                "       restoration-benchmarks --profile archive-encode|archive-decode|launch|save-one-changed"
+                    + "|save-one-changed-file")
             print("  --quick    few, short batches: a smoke run (about half a minute on 2 busy cores)")
             print("  --json     print the figures as JSON instead of tables")
             print("  --profile  only run one thing, untimed, for a profiler: ArchiveEncoder or ArchiveDecoder")
             print("             on the medium workload 200 times (valgrind --tool=callgrind), or 3 launches,")
             print("             or 200 saves where one screen changed, of the large hierarchy on an InMemoryStore")
+            print("             (on a FileStore in a temporary directory: save-one-changed-file)")
             print("             (perf record -g; valgrind stops on these here)")
             exit(flags.isSubset(of: known) ? 0 : 2)
         }
@@ -60,9 +63,13 @@ struct RestorationBenchmarks {
                 for _ in 0..<200 { blackHole(try codec.encode(tree)) }
             case "archive-decode":
                 for _ in 0..<200 { blackHole(try codec.decode(data)) }
-            case "launch", "save-one-changed":
+            case "launch", "save-one-changed", "save-one-changed-file":
                 let hierarchy = try Hierarchy(.large)
-                let store = InMemoryStore()
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "restoration-profile-\(UUID().uuidString)", isDirectory: true)
+                defer { try? FileManager.default.removeItem(at: directory) }
+                let store: any RestorationStore =
+                    what == "save-one-changed-file" ? FileStore(directory: directory) : InMemoryStore()
                 let coordinator = RestorationCoordinator(screens: hierarchy.declaration, store: store)
                 try await coordinator.save(hierarchy.tree)
                 if what == "launch" {
@@ -83,7 +90,9 @@ struct RestorationBenchmarks {
                     }
                 }
             default:
-                log("unknown profile \(what); use archive-encode, archive-decode, launch or save-one-changed")
+                log(
+                    "unknown profile \(what); use archive-encode, archive-decode, launch, save-one-changed"
+                        + " or save-one-changed-file")
                 return 2
             }
             return 0

@@ -100,8 +100,11 @@ public final class FileStore: RestorationStore {
         var baseChecksum: UInt32?
         /// The valid bytes of the journal; 0 if the archive file has none yet.
         var journalLength: Int
-        /// The journal file's identity after this store last wrote or read it.
+        /// The journal file's identity after this store last wrote or read it; its size is
+        /// the bytes allocated, valid records and zeros.
         var journal: FileIdentity?
+        /// Whether only zeros follow the valid records (not a record torn by a kill).
+        var journalTailIsClean = true
         /// The records in the journal.
         var records: Int
     }
@@ -392,6 +395,22 @@ public final class FileStore: RestorationStore {
         else { return false }
         let journal = journalPath(for: key)
         let creating = archive.journalLength == 0
+        let offset = archive.journalLength
+        var bytes = record
+        if creating {
+            // No record yet, so the known content is the archive file's.
+            let checksum = archive.baseChecksum ?? CRC32C.checksum(archive.content)
+            archive.baseChecksum = checksum
+            bytes = FileStoreJournal.header(baseLength: archive.content.count, baseChecksum: checksum) + record
+        }
+        // A record that fits in the zeros already allocated changes neither the file's size nor
+        // its blocks, and is flushed without metadata; otherwise the file grows, with zeros.
+        let allocated = !creating && archive.journalTailIsClean ? archive.journal?.size ?? offset : offset
+        let end = offset + bytes.count
+        let extending = end > allocated
+        if extending {
+            bytes.append(Data(count: FileStoreJournal.allocatedSize(for: end) - end))
+        }
         var descriptor: Int32 = -1
         do {
             try inject(.openJournal, target)
@@ -401,12 +420,7 @@ public final class FileStore: RestorationStore {
                 return false
             }
             descriptor = opened
-            var bytes = record
             if creating {
-                // No record yet, so the known content is the archive file's.
-                let checksum = archive.baseChecksum ?? CRC32C.checksum(archive.content)
-                archive.baseChecksum = checksum
-                bytes = FileStoreJournal.header(baseLength: archive.content.count, baseChecksum: checksum) + record
                 try SystemCalls.setPrivateMode(descriptor, path: target, operation: .write)
             } else {
                 guard let found = SystemCalls.identity(of: descriptor), found == archive.journal else {
@@ -415,16 +429,19 @@ public final class FileStore: RestorationStore {
                     forget(key)
                     return false
                 }
-            }
-            let offset = creating ? 0 : archive.journalLength
-            if !creating, archive.journal?.size != offset {
-                // A torn record after the valid ones, found by the read.
-                try SystemCalls.truncate(descriptor, to: offset, path: target, operation: .write)
+                if !archive.journalTailIsClean {
+                    // A torn record after the valid ones, found by the read: cut it off.
+                    try SystemCalls.truncate(descriptor, to: offset, path: target, operation: .write)
+                }
             }
             try inject(.appendJournal, target)
             try SystemCalls.writeAll(bytes, to: descriptor, at: offset, path: target, operation: .write)
             try inject(.synchronizeJournal, target)
-            try SystemCalls.synchronize(descriptor, path: target, operation: .write)
+            if extending {
+                try SystemCalls.synchronize(descriptor, path: target, operation: .write)
+            } else {
+                try SystemCalls.synchronizeData(descriptor, path: target, operation: .write)
+            }
             archive.journal = SystemCalls.identity(of: descriptor)
             try SystemCalls.closeChecked(descriptor, path: target, operation: .write)
             descriptor = -1
@@ -432,7 +449,8 @@ public final class FileStore: RestorationStore {
                 // Make the new journal's name durable, as a write of the archive file does.
                 try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
             }
-            archive.journalLength = offset + bytes.count
+            archive.journalLength = offset + (creating ? FileStoreJournal.headerSize : 0) + record.count
+            archive.journalTailIsClean = true
             archive.content = data
             archive.records += 1
             remember(key, archive)
@@ -444,7 +462,7 @@ public final class FileStore: RestorationStore {
                 if creating {
                     SystemCalls.removeFileIgnoringErrors(journal)
                 } else {
-                    try? SystemCalls.truncate(descriptor, to: archive.journalLength, path: target, operation: .write)
+                    try? SystemCalls.truncate(descriptor, to: offset, path: target, operation: .write)
                 }
                 SystemCalls.closeIgnoringErrors(descriptor)
             }
@@ -485,6 +503,7 @@ public final class FileStore: RestorationStore {
             if replay.matchesBase {
                 archive.journalLength = replay.validLength
                 archive.journal = journalIdentity
+                archive.journalTailIsClean = replay.tailIsClean
                 archive.records = replay.records
             }
         }

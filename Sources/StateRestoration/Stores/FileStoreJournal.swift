@@ -26,6 +26,10 @@ import Foundation
 /// | … | hunks, in increasing offset: offset (8 bytes) in the content before this record, bytes removed there (4), bytes inserted (4), the inserted bytes |
 /// | 4 | CRC-32C of the length field and the payload |
 ///
+/// The file is extended in steps of ``allocationStep`` bytes, zeros after the last record, so
+/// that appending a record changes neither its size nor its blocks, and flushing it needs no
+/// metadata (`fdatasync`). A record's length field is never zero, so the zeros end the records.
+///
 /// All integers are little-endian. The content a read returns is the archive file with the
 /// records applied in order. A journal whose header does not match the archive file (written
 /// for an earlier one, and left behind by a process killed before removing it) is ignored. The
@@ -55,6 +59,14 @@ enum FileStoreJournal {
     /// The most records a journal holds; the next write rewrites the archive file. Bounds the
     /// work of a read, which applies each record in turn.
     static let maximumRecords = 32
+
+    /// The journal file grows in steps of this many bytes, filled with zeros.
+    static let allocationStep = 32 * 1024
+
+    /// The size of a journal file that holds `length` bytes of header and records.
+    static func allocatedSize(for length: Int) -> Int {
+        (length + allocationStep - 1) / allocationStep * allocationStep
+    }
 
     /// Differing bytes closer than this are sent as one hunk: a hunk's own overhead is 16 bytes.
     static let mergeDistance = 16
@@ -213,8 +225,11 @@ enum FileStoreJournal {
         var matchesBase: Bool
         /// The CRC-32C of the archive file, when computed.
         var baseChecksum: UInt32?
-        /// The bytes of the header and the valid records; what follows is torn or damaged.
+        /// The bytes of the header and the valid records; what follows is zeros, or a torn or
+        /// damaged record.
         var validLength: Int
+        /// Whether only zeros follow the valid records.
+        var tailIsClean: Bool
         /// The number of valid records.
         var records: Int
     }
@@ -230,7 +245,8 @@ enum FileStoreJournal {
     ///
     /// - Throws: ``ContentTooLarge`` if a valid record makes the content longer than `limit`.
     static func replay(base: Data, journal: Data, limit: Int) throws(ContentTooLarge) -> Replay {
-        var replay = Replay(content: base, matchesBase: false, baseChecksum: nil, validLength: 0, records: 0)
+        var replay = Replay(
+            content: base, matchesBase: false, baseChecksum: nil, validLength: 0, tailIsClean: false, records: 0)
         guard journal.count >= headerSize else { return replay }
         let bytes = [UInt8](journal)
         guard Array(bytes[0..<8]) == magic, read(UInt16.self, bytes, at: 8) == version,
@@ -250,6 +266,7 @@ enum FileStoreJournal {
             replay.validLength = offset
             replay.records += 1
         }
+        replay.tailIsClean = bytes[offset...].allSatisfy { $0 == 0 }
         return replay
     }
 

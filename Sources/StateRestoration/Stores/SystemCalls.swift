@@ -222,6 +222,23 @@ enum SystemCalls {
         }
     }
 
+    /// Flushes an open file's bytes to stable storage, and its metadata only as far as reading
+    /// the bytes back needs it: `fdatasync`, for a write that changed neither the file's size
+    /// nor its allocated blocks; `F_FULLFSYNC` on Apple platforms, as ``synchronize(_:path:operation:)``.
+    static func synchronizeData(
+        _ descriptor: Int32, path: String, operation: StoreError.Operation
+    ) throws(StoreError) {
+        #if canImport(Darwin)
+            try synchronize(descriptor, path: path, operation: operation)
+        #else
+            while fdatasync(descriptor) != 0 {
+                guard errno == EINTR else {
+                    throw failure("fdatasync failed", code: .syncFailed, operation: operation, path: path, errno: errno)
+                }
+            }
+        #endif
+    }
+
     /// Closes a file whose data matters, reporting a failure (the last chance to learn of a
     /// failed deferred write). `EINTR` counts as closed: the descriptor is gone either way.
     static func closeChecked(_ descriptor: Int32, path: String, operation: StoreError.Operation) throws(StoreError) {

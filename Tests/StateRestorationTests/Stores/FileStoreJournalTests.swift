@@ -150,7 +150,11 @@ import Testing
             #expect(try TestSupport.fileNames(in: directory) == ["main.restoration", "main.restoration-journal"])
             #expect(contents(directory, "main.restoration") == first, "the archive file is not rewritten")
             let journal = try #require(contents(directory, "main.restoration-journal"))
-            #expect(journal.count < 600, "5 records of about 60 bytes, not 5 × 100 KB: \(journal.count)")
+            let replay = try FileStoreJournal.replay(base: first, journal: journal, limit: .max)
+            #expect(replay.records == 5 && replay.content == latest)
+            #expect(replay.validLength < 600, "5 records of about 60 bytes, not 5 × 100 KB: \(replay.validLength)")
+            // Zeros after the records: appending fills them, without growing the file.
+            #expect(journal.count == FileStoreJournal.allocationStep && replay.tailIsClean)
             #expect(try TestSupport.permissions(of: path(directory, "main.restoration-journal")) == 0o600)
             // Another store, as at the next launch, reads the same.
             #expect(try FileStore(directory: directory).read(.main) == latest)
@@ -202,24 +206,32 @@ import Testing
     func tornRecordIgnored() throws {
         try TestSupport.withTemporaryDirectory { directory in
             let store = FileStore(directory: directory)
-            for marker in UInt8(1)...3 { try store.write(Self.largeArchive(marker), to: .main) }
+            try store.write(Self.largeArchive(1), to: .main)
+            try store.write(Self.largeArchive(2), to: .main)
+            var large = Self.largeArchive(2)  // a record of 3 KB
+            large.replaceSubrange(10_000..<13_000, with: Data(repeating: 0xAB, count: 3000))
+            try store.write(large, to: .main)
             let journal = URL(filePath: path(directory, "main.restoration-journal"))
             let whole = try Data(contentsOf: journal)
-            // As if killed while appending record 3: part of it reached the file.
-            try Data(whole.dropLast(7)).write(to: journal)
+            let valid = try FileStoreJournal.replay(base: Self.largeArchive(1), journal: whole, limit: .max).validLength
+            // As if killed while appending record 2: its last bytes never reached the file.
+            var torn = whole
+            torn.replaceSubrange((valid - 7)..<valid, with: Data(count: 7))
+            try torn.write(to: journal)
             let relaunched = FileStore(directory: directory)
             #expect(try relaunched.read(.main) == Self.largeArchive(2))
             try relaunched.write(Self.largeArchive(4), to: .main)
             #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(4))
-            // The torn record 2 (2 → 3) was cut off and a record 2 (2 → 4) took its place: nothing trails it.
+            // The torn record 2 was cut off and a shorter record 2 took its place: only zeros
+            // trail it, none of the torn record's bytes.
             let rewritten = try Data(contentsOf: journal)
             let replay = try FileStoreJournal.replay(
                 base: try #require(contents(directory, "main.restoration")), journal: rewritten, limit: .max)
-            #expect(replay.records == 2 && replay.validLength == rewritten.count)
+            #expect(replay.records == 2 && replay.tailIsClean)
 
             // A damaged byte in the middle of the last record.
-            var damaged = try Data(contentsOf: journal)
-            damaged[damaged.count - 20] ^= 0x01
+            var damaged = rewritten
+            damaged[replay.validLength - 20] ^= 0x01
             try damaged.write(to: journal)
             #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(2))
         }
