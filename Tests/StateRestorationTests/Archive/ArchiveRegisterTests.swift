@@ -80,3 +80,35 @@ import Testing
         #expect(try ArchiveEnvelope.open(honest, supportedVersions: 1...1).body == (try encoder.encode(record)))
     }
 }
+
+/// Large outputs come from a pool of kept buffers (``ArchiveOutputPool``).
+@Suite struct ArchiveOutputPoolTests {
+    @Test("An output still in use is never handed out again; freed outputs are, and their bytes are rewritten")
+    func liveOutputsAreNotReused() throws {
+        let encoder = ArchiveEncoder()
+        let kept = try encoder.encode([Data(repeating: 0x11, count: 200_000)])
+        let copy = Data(kept)  // a copy of the bytes, not of the storage
+        var seen = Set<UInt>()
+        for round in 0..<20 {
+            let other = try encoder.encode([Data(repeating: UInt8(round), count: 200_000)])
+            #expect(other.count == kept.count)
+            #expect(other.last == UInt8(round), "round \(round)")
+            seen.insert(other.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) })
+            #expect(!seen.contains(kept.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }))
+        }
+        #expect(kept == copy, "the live output was not written over")
+        #expect(try ArchiveDecoder().decode([Data].self, from: kept) == [Data(repeating: 0x11, count: 200_000)])
+    }
+
+    @Test("A buffer is at least the size asked and at most twice it; small and huge ones are not pooled")
+    func bufferSizes() {
+        for count in [1, 1000, ArchiveOutputPool.minimumSize, 300_000, ArchiveOutputPool.maximumSize + 1] {
+            let (pointer, capacity) = ArchiveOutputPool.take(count)
+            #expect(capacity >= count && capacity / ArchiveOutputPool.minimumFill <= count, "\(count)")
+            if count < ArchiveOutputPool.minimumSize || count > ArchiveOutputPool.maximumSize {
+                #expect(capacity == count)
+            }
+            ArchiveOutputPool.recycle(pointer, capacity: capacity)
+        }
+    }
+}

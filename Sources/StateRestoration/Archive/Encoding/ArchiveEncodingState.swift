@@ -551,7 +551,7 @@ final class ArchiveEncodingState {
             + namesByteCount
         let archiveSize = ArchiveFormat.preambleSize + namesSize + count + rootExtra
         let total = prefix + archiveSize
-        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
+        let (out, capacity) = ArchiveOutputPool.take(total)
         var o = prefix
         out[o] = ArchiveFormat.magic.0
         out[o + 1] = ArchiveFormat.magic.1
@@ -629,7 +629,7 @@ final class ArchiveEncodingState {
                 UnsafeMutableRawBufferPointer(start: out, count: prefix),
                 UnsafeRawBufferPointer(start: out + prefix, count: archiveSize), register)
         }
-        return Data(bytesNoCopy: out, count: total, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        return ArchiveOutputPool.data(out, count: total, capacity: capacity)
     }
 
     /// Copies the raw bytes up to external payload `index`, then the payload.
