@@ -76,6 +76,23 @@ struct HierarchyArchiver {
         var selected: String?
         var children: [String]?
         var presented: String?
+
+        /// Whether this is the shape of a node with these fields and children, compared
+        /// field by field without making the other shape (most nodes of a save are unchanged).
+        func matches(
+            id: String, kind: DeclarationNode.Kind, type: ScreenTypeKey?, version: Int?, selected: String?,
+            children: [(component: String, entry: Entry)], presented: String?
+        ) -> Bool {
+            guard self.id == id, self.kind == kind, self.type == type, self.version == version,
+                self.selected == selected, self.presented == presented
+            else { return false }
+            guard let components = self.children else { return kind == .screen }
+            guard kind != .screen, components.count == children.count else { return false }
+            for index in components.indices where components[index] != children[index].component {
+                return false
+            }
+            return true
+        }
     }
 
     let encoder: ArchiveEncoder
@@ -135,6 +152,7 @@ struct HierarchyArchiver {
         }
 
         var children: [(component: String, entry: Entry)] = []
+        children.reserveCapacity(node.children.count)
         func add(_ child: ScreenNode, _ childComponent: String?) throws(RestorationError) {
             let previousChild = childComponent.flatMap { previous?.child($0, near: children.count) }
             guard
@@ -195,7 +213,6 @@ struct HierarchyArchiver {
                 try add(child, identifier)
             }
         }
-        if node.kind != .screen { record.children = children.map(\.entry.bytes) }
         var presentedComponent: String?
         var presentedEntry: Entry?
         if let presented = node.presented,
@@ -204,20 +221,25 @@ struct HierarchyArchiver {
                 previous: previous?.presented.flatMap { $0.shape.id == presented.identifier ? $0 : nil },
                 report: &report)
         {
-            record.presented = [encoded.entry.bytes]
             presentedComponent = presented.identifier
             presentedEntry = encoded.entry
             reused = reused && encoded.reused
         }
 
-        let shape = Shape(
-            id: component, kind: node.kind, type: record.type, version: record.version, selected: record.selected,
-            children: node.kind == .screen ? nil : children.map(\.component), presented: presentedComponent)
-        if reused, let previous, previous.shape == shape {
+        if reused, let previous,
+            previous.shape.matches(
+                id: component, kind: node.kind, type: record.type, version: record.version,
+                selected: record.selected, children: children, presented: presentedComponent)
+        {
             // Same shape, state and children (each child is its previous entry): the
             // previous entry describes this node exactly.
             return (previous, true)
         }
+        let shape = Shape(
+            id: component, kind: node.kind, type: record.type, version: record.version, selected: record.selected,
+            children: node.kind == .screen ? nil : children.map(\.component), presented: presentedComponent)
+        if node.kind != .screen { record.children = children.map(\.entry.bytes) }
+        if let presentedEntry { record.presented = [presentedEntry.bytes] }
         do {
             // Every `Data` of a record (its state, its children) is one of this save's encodings.
             // The record holds its children's bytes, then the presented node's, in this order.

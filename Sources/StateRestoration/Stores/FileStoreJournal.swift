@@ -68,6 +68,9 @@ enum FileStoreJournal {
         (length + allocationStep - 1) / allocationStep * allocationStep
     }
 
+    /// Equal runs are skipped this many bytes at a time with `memcmp`.
+    static let compareBlock = 256
+
     /// Differing bytes closer than this are sent as one hunk: a hunk's own overhead is 16 bytes.
     static let mergeDistance = 16
 
@@ -153,9 +156,17 @@ enum FileStoreJournal {
             if oldCount == 0 && newCount == 0 { return [] }
             return newCount <= budget ? [Hunk(offset: 0, removed: oldCount, inserted: newCount)] : nil
         }
-        // The common suffix, eight bytes at a time, then byte by byte.
+        // The common suffix: blocks compared with memcmp (vectorized) while equal, then eight
+        // bytes at a time, then byte by byte.
         let longest = Swift.min(oldCount, newCount)
         var suffix = 0
+        while suffix + compareBlock <= longest
+            && memcmp(
+                oldBase + (oldCount - suffix - compareBlock), newBase + (newCount - suffix - compareBlock),
+                compareBlock) == 0
+        {
+            suffix += compareBlock
+        }
         while suffix + 8 <= longest
             && oldBase.loadUnaligned(fromByteOffset: oldCount - suffix - 8, as: UInt64.self)
                 == newBase.loadUnaligned(fromByteOffset: newCount - suffix - 8, as: UInt64.self)
@@ -173,7 +184,10 @@ enum FileStoreJournal {
         var spent = 0
         var index = 0
         while index < aligned {
-            // Skip equal bytes, eight at a time.
+            // Skip equal bytes, a block at a time, then eight at a time.
+            while index + compareBlock <= aligned && memcmp(oldBase + index, newBase + index, compareBlock) == 0 {
+                index += compareBlock
+            }
             while index + 8 <= aligned
                 && oldBase.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                     == newBase.loadUnaligned(fromByteOffset: index, as: UInt64.self)
