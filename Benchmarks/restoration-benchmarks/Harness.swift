@@ -142,6 +142,62 @@ struct Harness {
     }
 }
 
+extension Harness {
+    /// Times two asynchronous operations in alternating blocks: `block` runs of the first,
+    /// then `block` runs of the second, and again, so that a load on the machine that comes and
+    /// goes falls on both alike (their ratio is what matters). The first run of each block is
+    /// not counted, so each operation is timed after runs of its own kind, as a series of it
+    /// alone would be; those first runs, each right after the other operation, are returned
+    /// too, as the third and fourth measurements. Each run is preceded by its untimed
+    /// `prepare`, and the value it prepared is released before the next run.
+    func measureAlternating<A, B>(
+        isolation: isolated (any Actor)? = #isolation, block: Int = 4,
+        _ first: (prepare: () async throws -> A, run: (A) async throws -> Void),
+        _ second: (prepare: () async throws -> B, run: (B) async throws -> Void)
+    ) async throws -> (first: Measurement, second: Measurement, firstAfterSwitch: Measurement, secondAfterSwitch: Measurement) {
+        var samples: [[Double]] = [[], [], [], []]
+        func time<T>(_ operation: (prepare: () async throws -> T, run: (T) async throws -> Void)) async throws -> Duration {
+            let prepared = try await operation.prepare()
+            let start = clock.now
+            try await operation.run(prepared)
+            let elapsed = clock.now - start
+            withExtendedLifetime(prepared) {}
+            return elapsed
+        }
+        var rounds = options.batchCount
+        var warmUp = true
+        var completed = 0
+        while completed < rounds {
+            var slowest = Duration.zero
+            for index in 0..<block {
+                let elapsed = try await time(first)
+                slowest = max(slowest, elapsed)
+                samples[index == 0 ? 2 : 0].append(elapsed.nanoseconds)
+            }
+            for index in 0..<block {
+                let elapsed = try await time(second)
+                slowest = max(slowest, elapsed)
+                samples[index == 0 ? 3 : 1].append(elapsed.nanoseconds)
+            }
+            if warmUp {
+                warmUp = false
+                samples = [[], [], [], []]
+                // Rounds of `block - 1` counted runs each, as many as fit the budget.
+                rounds = max(options.batches(of: slowest) / max(block - 1, 1), 2)
+                continue
+            }
+            completed += 1
+        }
+        func measurement(_ samples: [Double]) -> Measurement {
+            Measurement(
+                medianNanoseconds: median(samples), meanNanoseconds: mean(samples),
+                minimumNanoseconds: samples.min() ?? .nan, maximumNanoseconds: samples.max() ?? .nan,
+                iterationsPerBatch: 1, batchCount: samples.count)
+        }
+        return (measurement(samples[0]), measurement(samples[1]), measurement(samples[2]), measurement(samples[3]))
+    }
+}
+
 /// A benchmark setup that failed; the run stops with this message.
 struct BenchmarkFailure: Error, CustomStringConvertible {
     var description: String
