@@ -13,14 +13,24 @@ import Foundation
 /// that screen to the root. The bytes of a state or a node depend on nothing but
 /// their values, so reuse never changes what is written.
 struct HierarchyArchiver {
-    /// A state encoded by a save, kept for the next one (a class: passed on by a retain).
-    final class EncodedState: Sendable {
-        let state: any Sendable
+    /// A state's encoding by a save, kept for the next one (a class: passed on by a retain).
+    /// Always a ``TypedEncodedState``, which holds the state itself.
+    class EncodedState: @unchecked Sendable {
         let data: Data
 
-        init(state: any Sendable, data: Data) {
-            self.state = state
+        init(data: Data) {
             self.data = data
+        }
+    }
+
+    /// An encoded state with the state it encodes, stored inline (no box of its own), so that
+    /// the next save finds it with one class cast and one memory access less per screen.
+    final class TypedEncodedState<State: Sendable>: EncodedState, @unchecked Sendable {
+        let state: State
+
+        init(state: State, data: Data) {
+            self.state = state
+            super.init(data: data)
         }
     }
 
@@ -288,14 +298,14 @@ struct HierarchyArchiver {
     ) throws(RestorationError) -> (encoded: EncodedState, reused: Bool) {
         var copy = screen
         copy.willEncodeRestorableState()
-        if let previous, let state = previous.state as? S.State, state == copy.state {
+        if let previous = previous as? TypedEncodedState<S.State>, previous.state == copy.state {
             report.reusedStateCount += 1
             return (previous, true)
         }
         do {
             let data = try encoder.encode(copy.state)
             report.encodedStateCount += 1
-            return (EncodedState(state: copy.state, data: data), false)
+            return (TypedEncodedState(state: copy.state, data: data), false)
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save \(path) (\(S.typeKey)): \(error)", underlying: error)
