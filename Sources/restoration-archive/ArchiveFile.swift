@@ -82,10 +82,29 @@ struct ArchiveFile {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw ToolError("cannot read \(path): permission denied")
         }
+        if let merged = try readThroughJournal(path) { return merged }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ToolError("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The archive a `FileStore` reads for `<directory>/<key>.restoration`, when a journal
+    /// (`<key>.restoration-journal`) lies beside it: the file with the journal's records
+    /// applied, which is what the next launch restores. `nil` when there is no journal.
+    static func readThroughJournal(_ path: String) throws(ToolError) -> Data? {
+        let url = URL(fileURLWithPath: path)
+        let suffix = ".restoration"
+        let name = url.lastPathComponent
+        guard name.hasSuffix(suffix), FileManager.default.fileExists(atPath: path + "-journal"),
+            let key = StoreKey(rawValue: String(name.dropLast(suffix.count)))
+        else { return nil }
+        let store = FileStore(directory: url.deletingLastPathComponent(), maximumArchiveSize: maximumFileSize)
+        do {
+            return try store.read(key)
+        } catch {
+            throw ToolError("cannot read \(path) with its journal: \(error)")
         }
     }
 

@@ -9,6 +9,30 @@ import Testing
         run.outputLines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(path + "  ") }
     }
 
+    @Test("dump and inspect read an archive with its journal: what the next launch restores, not the file alone")
+    func journalIsApplied() async throws {
+        let archives = try ShopArchives()
+        defer { archives.remove() }
+        let store = FileStore(directory: archives.directory.url)
+        let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store)
+        var tree = try Shop.busyTree()
+        try await coordinator.save(tree)
+        try tree.update(SearchScreen.self, at: "search#0") { $0.state.query = "journaled query" }
+        try await coordinator.save(tree)
+        let url = store.fileURL(for: .main)
+        #expect(FileManager.default.fileExists(atPath: url.path + "-journal"), "the second save appended a record")
+        let file = try Data(contentsOf: url)
+        #expect(!String(decoding: file, as: UTF8.self).contains("journaled query"))
+        let content = try #require(try FileStore(directory: archives.directory.url).read(.main))
+
+        let dump = try await ArchiveTool.run(["dump", "--json", url.path])
+        #expect(dump.exited(0), "\(dump)")
+        #expect(dump.standardOutput.contains("journaled query"))
+        let inspect = try await ArchiveTool.run(["inspect", url.path])
+        #expect(inspect.outputLines.first == "file: \(url.path) (\(content.count) bytes)", "\(inspect)")
+        #expect(try await ArchiveTool.run(["validate", url.path]).exited(0))
+    }
+
     @Test("inspect shows the header, the info, the objects, the app state and the saved tree with sizes")
     func inspectShowsEverything() async throws {
         let archives = try ShopArchives()
