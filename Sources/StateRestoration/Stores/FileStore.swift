@@ -10,7 +10,8 @@ import Synchronization
 /// `main.rejected-checksum-mismatch-20261122T101038.250Z.restoration` (UTC), with `-2`, `-3`, …
 /// after the timestamp if a copy with the same reason was rejected in the same millisecond.
 /// While a write is under way, its bytes are in a hidden temporary file,
-/// `.<key>.restoration.<process id>.<random>.tmp`. Other files in the directory are ignored.
+/// `.<key>.restoration.<process id>.<random>.tmp`. Beside an archive there may be its journal,
+/// `<key>.restoration-journal` (see below). Other files in the directory are ignored.
 ///
 /// ## Atomic, durable, private
 ///
@@ -21,6 +22,21 @@ import Synchronization
 /// the machine loses power. Archives are readable and writable by their owner only (mode `0600`)
 /// and a directory the store creates is mode `0700`, whatever the umask. Temporary files left
 /// behind by a killed process are ignored and removed by the next successful write.
+///
+/// ## Small changes go to a journal
+///
+/// A save where one screen of many changed makes an archive that differs from the previous one
+/// in a few hundred bytes. When this store wrote or read the key's archive before, and the new
+/// bytes differ from it in little, ``write(_:to:)`` appends a record of the changed byte ranges
+/// to the key's journal and flushes only that, instead of rewriting the whole file: for an archive
+/// of 400 KB, a fraction of a millisecond instead of two. Each record carries a CRC-32C; a read
+/// applies the journal's records to the archive file in order, and ignores a record torn by a
+/// kill or damaged on disk (and everything after it), so a reader still sees the previous
+/// content or the new one. The journal is bound to the archive file's length and checksum, so a
+/// journal left beside a newer archive file is ignored. When the journal holds 32 records or a
+/// quarter of the archive's size, the next write rewrites the archive file as above and removes
+/// the journal. Rejecting an archive with a journal keeps the content a read returns; removing
+/// it removes both files. The format is in `Documentation/ArchiveFormat.md`.
 ///
 /// ```swift
 /// let support = try FileManager.default.url(
