@@ -35,8 +35,14 @@ import Synchronization
 /// content or the new one. The journal is bound to the archive file's length and checksum, so a
 /// journal left beside a newer archive file is ignored. When the journal holds 32 records or a
 /// quarter of the archive's size, the next write rewrites the archive file as above and removes
-/// the journal. Rejecting an archive with a journal keeps the content a read returns; removing
-/// it removes both files. The format is in `Documentation/ArchiveFormat.md`.
+/// the journal. Rejecting an archive with a journal keeps the content a read returns, with the
+/// journal beside the copy as `<copy>-journal`; removing it removes both files. The format is in
+/// `Documentation/ArchiveFormat.md`.
+///
+/// The journal relies on this store being the only writer of its files: a store checks that the
+/// archive file and journal are as it left them (their inode, size and times, and zeros where
+/// its next record goes) and otherwise rewrites the archive file, but another process writing
+/// the same files at the same moment is not detected.
 ///
 /// ```swift
 /// let support = try FileManager.default.url(
@@ -208,11 +214,18 @@ public final class FileStore: RestorationStore {
     /// Stores an archive under a key, atomically and durably, replacing any previous one.
     ///
     /// The bytes go to a new temporary file (mode `0600`) in the same directory, which is flushed
-    /// to stable storage and renamed over `<directory>/<key>.restoration`; then the directory is
-    /// flushed, and temporary files left by killed processes are removed. If any step up to the
-    /// rename fails, the temporary file is removed and the previous archive is left intact. If
-    /// only the final directory flush fails, the new archive is in place but might not survive a
-    /// power loss; the error says so with code ``StoreError/Code/syncFailed``.
+    /// to stable storage and renamed over `<directory>/<key>.restoration`; then the key's journal
+    /// is removed, the directory is flushed, and temporary files left by killed processes are
+    /// removed. If any step up to the rename fails, the temporary file is removed and the previous
+    /// archive is left intact. If only the removal of the journal or the final directory flush
+    /// fails, the new archive is in place (a journal left beside it does not match it and is
+    /// ignored) but might not survive a power loss; the error says so, with code
+    /// ``StoreError/Code/writeFailed`` or ``StoreError/Code/syncFailed``.
+    ///
+    /// When this store wrote or read the key's archive before and `data` differs from it in
+    /// little, the write appends a record to the key's journal instead (see ``FileStore``); if any
+    /// step of that fails, the part of the record that reached the file is cut off again and the
+    /// write falls back to the steps above.
     ///
     /// ```swift
     /// try store.write(archive, to: .main)
@@ -372,6 +385,11 @@ public final class FileStore: RestorationStore {
         do {
             try SystemCalls.closeChecked(descriptor, path: target, operation: .write)
             try inject(.close, target)
+            if !SystemCalls.exists(target) {
+                // No archive file: a journal here is left over (a kill while removing), and must
+                // not meet an archive file with the bytes it was written for.
+                try SystemCalls.removeFile(journalPath(for: key), operation: .write)
+            }
             try inject(.rename, target)
             try SystemCalls.rename(temporary, to: target, operation: .write)
         } catch {
@@ -425,13 +443,19 @@ public final class FileStore: RestorationStore {
         let end = offset + bytes.count
         let extending = end > allocated
         if extending {
-            bytes.append(Data(count: FileStoreJournal.allocatedSize(for: end) - end))
+            let size = FileStoreJournal.allocatedSize(for: end)
+            // A journal this store would refuse to read (its limit is small) is not written.
+            guard size <= journalReadLimit else { return false }
+            bytes.append(Data(count: size - end))
         }
         var descriptor: Int32 = -1
+        var reachedFile = false
         do {
             try inject(.openJournal, target)
             guard let opened = try SystemCalls.openJournal(journal, create: creating, path: target, operation: .write)
             else {
+                // A new journal's name is taken (a journal this store does not know of, maybe
+                // another store's), or a known one is gone: only a write of the archive file is safe.
                 forget(key)
                 return false
             }
@@ -439,8 +463,13 @@ public final class FileStore: RestorationStore {
             if creating {
                 try SystemCalls.setPrivateMode(descriptor, path: target, operation: .write)
             } else {
-                guard let found = SystemCalls.identity(of: descriptor), found == archive.journal else {
-                    // Another store changed the journal: only a write of the archive file is safe.
+                // Another store in the process may have appended since: its record would start
+                // where this one is to go. (The file's times may not have changed, if it wrote
+                // within the file system's timestamp granularity.)
+                guard let found = SystemCalls.identity(of: descriptor), found == archive.journal,
+                    !archive.journalTailIsClean
+                        || SystemCalls.readZeros(descriptor, at: offset, count: 4) != false
+                else {
                     SystemCalls.closeIgnoringErrors(descriptor)
                     forget(key)
                     return false
@@ -451,6 +480,7 @@ public final class FileStore: RestorationStore {
                 }
             }
             try inject(.appendJournal, target)
+            reachedFile = true
             try SystemCalls.writeAll(bytes, to: descriptor, at: offset, path: target, operation: .write)
             try inject(.synchronizeJournal, target)
             if extending {
@@ -459,8 +489,10 @@ public final class FileStore: RestorationStore {
                 try SystemCalls.synchronizeData(descriptor, path: target, operation: .write)
             }
             archive.journal = SystemCalls.identity(of: descriptor)
-            try SystemCalls.closeChecked(descriptor, path: target, operation: .write)
+            // The descriptor is gone after close, even a failed one: never used again.
+            let closing = descriptor
             descriptor = -1
+            try SystemCalls.closeChecked(closing, path: target, operation: .write)
             if creating {
                 // Make the new journal's name durable, as a write of the archive file does.
                 try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
@@ -472,19 +504,27 @@ public final class FileStore: RestorationStore {
             remember(key, archive)
             return true
         } catch {
-            // Take back whatever part of the record reached the file, so that no read sees it
-            // if the write of the archive file that follows fails too.
-            if descriptor >= 0 {
+            if descriptor >= 0 { SystemCalls.closeIgnoringErrors(descriptor) }
+            forget(key)
+            if reachedFile {
+                // Take back whatever part of the record reached the file, durably, so that no
+                // read sees it if the write of the archive file that follows fails too.
                 if creating {
                     SystemCalls.removeFileIgnoringErrors(journal)
+                    try? SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
                 } else {
-                    try? SystemCalls.truncate(descriptor, to: offset, path: target, operation: .write)
+                    SystemCalls.truncateFileIgnoringErrors(journal, to: offset)
                 }
-                SystemCalls.closeIgnoringErrors(descriptor)
             }
-            forget(key)
             return false
         }
+    }
+
+    /// The largest journal file a read accepts: the records are at most a quarter of content
+    /// within ``maximumArchiveSize`` (or 4 KB), and the file grows in steps of 32 KB.
+    private var journalReadLimit: Int {
+        let records = Swift.max(maximumArchiveSize / 4, 4096) + FileStoreJournal.headerSize
+        return records + FileStoreJournal.allocationStep
     }
 
     /// The body of ``read(_:)``, run while holding ``changes``: the archive file with its journal
@@ -500,9 +540,8 @@ public final class FileStore: RestorationStore {
         var archive = KnownArchive(
             content: base, base: identity, baseChecksum: nil, journalLength: 0, journal: nil, records: 0)
         let journal = journalPath(for: key)
-        // The journal is never larger than the content it changes, so the same limit applies.
         if let (bytes, journalIdentity) = try SystemCalls.readFileAndIdentity(
-            at: journal, limit: maximumArchiveSize, operation: .read)
+            at: journal, limit: journalReadLimit, operation: .read)
         {
             let replay: FileStoreJournal.Replay
             do {
@@ -527,16 +566,17 @@ public final class FileStore: RestorationStore {
         return archive.content
     }
 
-    /// Rejects an archive that has a journal: the rejected copy holds what a read returns, and
-    /// the archive file and journal are removed.
+    /// Rejects an archive that has a journal: the rejected copy holds what a read returns, the
+    /// journal is kept beside it as `<copy>-journal`, and the archive file is removed. An
+    /// archive that cannot be read is moved aside as its file is, with its journal beside it.
     private func rejectJournaled(
         _ key: StoreKey, archive: String, journal: String, to destination: String
     ) throws(StoreError) {
         // An archive too large to read, or not readable at all, is rejected as its file is.
         guard let content = try? readWhileLocked(key) else {
             forget(key)
+            try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
             try SystemCalls.rename(archive, to: destination, operation: .reject)
-            try SystemCalls.removeFile(journal, operation: .reject)
             return
         }
         forget(key)
@@ -546,18 +586,22 @@ public final class FileStore: RestorationStore {
                 code: .writeFailed, operation: .reject, path: archive,
                 reason: "the rejected copy's name \(destination) was taken while rejecting")
         }
+        var open = true
         do {
             try SystemCalls.setPrivateMode(descriptor, path: archive, operation: .reject)
             try SystemCalls.writeAll(content, to: descriptor, path: archive, operation: .reject)
             try SystemCalls.synchronize(descriptor, path: archive, operation: .reject)
+            open = false
             try SystemCalls.closeChecked(descriptor, path: archive, operation: .reject)
+            try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
         } catch {
-            SystemCalls.closeIgnoringErrors(descriptor)
+            if open { SystemCalls.closeIgnoringErrors(descriptor) }
             SystemCalls.removeFileIgnoringErrors(destination)
             throw error
         }
+        // The journal stays beside the copy, for inspection, in case it was the damaged part.
+        try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
         try SystemCalls.removeFile(archive, operation: .reject)
-        try SystemCalls.removeFile(journal, operation: .reject)
     }
 
     private func remember(_ key: StoreKey, _ archive: KnownArchive) {

@@ -274,7 +274,11 @@ enum FileStoreJournal {
         replay.validLength = headerSize
 
         var offset = headerSize
-        while let record = try parseRecord(bytes, at: offset, sequence: replay.records + 1, against: replay.content.count, limit: limit) {
+        // No more records than a writer appends: each costs a pass over the content.
+        while replay.records < maximumRecords,
+            let record = try parseRecord(
+                bytes, at: offset, sequence: replay.records + 1, against: replay.content.count, limit: limit)
+        {
             apply(record.hunks, from: bytes, to: &replay.content)
             offset = record.end
             replay.validLength = offset

@@ -132,19 +132,37 @@ enum SystemCalls {
         return descriptor
     }
 
-    /// Opens a journal for writing: created empty (or emptied) with `create`, otherwise as it is,
-    /// or `nil` if it does not exist. Errors name `path`, the archive the journal belongs to.
+    /// Opens a journal for writing: with `create`, a new empty file, or `nil` if one exists;
+    /// otherwise the existing file, or `nil` if there is none. Errors name `path`, the archive the journal belongs to.
     static func openJournal(
         _ journal: String, create: Bool, path: String, operation: StoreError.Operation
     ) throws(StoreError) -> Int32? {
-        let flags = create ? O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC : O_WRONLY | O_CLOEXEC
+        let flags = create ? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC : O_WRONLY | O_CLOEXEC
         let descriptor = retryingInterrupts { open(journal, flags, mode_t(privateFileMode)) }
         guard descriptor >= 0 else {
             let number = errno
-            if number == ENOENT && !create { return nil }
+            if (number == ENOENT && !create) || (number == EEXIST && create) { return nil }
             throw failure("cannot open journal \(journal)", code: .writeFailed, operation: operation, path: path, errno: number)
         }
         return descriptor
+    }
+
+    /// Whether the `count` bytes at `offset` of an open file are all zero (bytes past the end
+    /// count as zero); `nil` if they cannot be read.
+    static func readZeros(_ descriptor: Int32, at offset: Int, count: Int) -> Bool? {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        guard read >= 0 else { return nil }
+        return buffer.allSatisfy { $0 == 0 }
+    }
+
+    /// Cuts a file to a length and flushes it, ignoring failures: best-effort cleanup after a
+    /// failure already reported.
+    static func truncateFileIgnoringErrors(_ path: String, to length: Int) {
+        let descriptor = retryingInterrupts { open(path, O_WRONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return }
+        if ftruncate(descriptor, off_t(length)) == 0 { _ = fullSynchronize(descriptor) }
+        _ = close(descriptor)
     }
 
     /// The identity of a file: `nil` if it does not exist or cannot be examined.

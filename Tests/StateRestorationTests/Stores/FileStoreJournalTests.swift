@@ -250,10 +250,14 @@ import Testing
             try stale.write(to: journal)
             let relaunched = FileStore(directory: directory)
             #expect(try relaunched.read(.main) == Self.largeArchive(3))
-            // The next write starts a journal of its own for the new archive file.
+            // The next write does not trust a journal it did not write: it rewrites the archive
+            // file, which removes the stale journal; the write after it starts a journal of its own.
             try relaunched.write(Self.largeArchive(4), to: .main)
-            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(4))
-            #expect(contents(directory, "main.restoration") == Self.largeArchive(3))
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(4))
+            try relaunched.write(Self.largeArchive(5), to: .main)
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(5))
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(4))
         }
     }
 
@@ -311,6 +315,55 @@ import Testing
         }
     }
 
+    @Test("A store whose size limit is under the journal's allocation step still reads back what it wrote")
+    func smallLimit() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory, maximumArchiveSize: 20_000)
+            let first = Data(repeating: 1, count: 10_000)
+            var second = first
+            second[5000] = 2
+            try store.write(first, to: .main)
+            try store.write(second, to: .main)
+            #expect(try FileStore(directory: directory, maximumArchiveSize: 20_000).read(.main) == second)
+        }
+    }
+
+    @Test("A read applies at most 32 records, the most a writer appends, however many a journal holds")
+    func recordsAreBounded() throws {
+        let base = Data(repeating: 0, count: 1000)
+        var journal = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
+        var contents = [base]
+        for sequence in 1...40 {
+            var next = contents[sequence - 1]
+            next.append(UInt8(sequence))
+            journal.append(
+                try #require(FileStoreJournal.record(from: contents[sequence - 1], to: next, sequence: sequence, budget: 100)))
+            contents.append(next)
+        }
+        let replay = try FileStoreJournal.replay(base: base, journal: journal, limit: .max)
+        #expect(replay.records == FileStoreJournal.maximumRecords)
+        #expect(replay.content == contents[FileStoreJournal.maximumRecords])
+    }
+
+    @Test("A journal left without its archive file (a kill while removing) is removed before a new archive file")
+    func orphanJournalRemovedFirst() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory)
+            try store.write(Self.largeArchive(1), to: .main)
+            try store.write(Self.largeArchive(2), to: .main)
+            // As if a remove was killed between its two unlinks.
+            try FileManager.default.removeItem(atPath: path(directory, "main.restoration"))
+            #expect(try FileStore(directory: directory).read(.main) == nil)
+            // The same bytes as the journal's archive file, written again: had the journal
+            // outlived the rename, a read would apply it. It is gone before the rename.
+            let failing = FileStore(directory: directory, failure: { $0 == .rename ? EIO : nil })
+            #expect(throws: StoreError.self) { try failing.write(Self.largeArchive(1), to: .main) }
+            #expect(try TestSupport.fileNames(in: directory).isEmpty)
+            try FileStore(directory: directory).write(Self.largeArchive(1), to: .main)
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(1))
+        }
+    }
+
     @Test("Rejecting an archive with a journal keeps what a read returned; removing it removes both files")
     func rejectAndRemove() throws {
         try TestSupport.withTemporaryDirectory { directory in
@@ -319,14 +372,17 @@ import Testing
             try store.write(Self.largeArchive(2), to: .main)
             let rejected = try #require(try store.reject(.main, reason: "test"))
             #expect(FileManager.default.contents(atPath: rejected) == Self.largeArchive(2))
-            #expect(try TestSupport.fileNames(in: directory) == [URL(filePath: rejected).lastPathComponent])
+            // The journal is kept beside the copy, in case it was the damaged part.
+            let copy = URL(filePath: rejected).lastPathComponent
+            #expect(try TestSupport.fileNames(in: directory) == [copy, copy + "-journal"])
+            #expect(try store.rejectedArchives(for: .main) == [rejected])
             #expect(try store.read(.main) == nil)
             #expect(try store.keys().isEmpty)
 
             try store.write(Self.largeArchive(3), to: .main)
             try store.write(Self.largeArchive(4), to: .main)
             try store.remove(.main)
-            #expect(try TestSupport.fileNames(in: directory) == [URL(filePath: rejected).lastPathComponent])
+            #expect(try TestSupport.fileNames(in: directory) == [copy, copy + "-journal"])
             #expect(try store.read(.main) == nil)
             try store.write(Self.largeArchive(5), to: .main)
             #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(5))
