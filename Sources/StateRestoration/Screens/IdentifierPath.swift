@@ -54,7 +54,12 @@ public struct IdentifierPath: Hashable, Sendable, Codable, CustomStringConvertib
     /// - Parameter component: The child's identifier.
     /// - Returns: The child's path.
     public func appending(_ component: String) -> IdentifierPath {
-        IdentifierPath(components + [component])
+        // One allocation of the exact size (a save makes one path per node).
+        var appended: [String] = []
+        appended.reserveCapacity(components.count + 1)
+        appended.append(contentsOf: components)
+        appended.append(component)
+        return IdentifierPath(appended)
     }
 
     /// Tells whether `other` is this path or starts with all of its components.
