@@ -132,12 +132,13 @@ enum SystemCalls {
         return descriptor
     }
 
-    /// Opens a journal for writing: with `create`, a new empty file, or `nil` if one exists;
-    /// otherwise the existing file, or `nil` if there is none. Errors name `path`, the archive the journal belongs to.
+    /// Opens a journal for reading and writing: with `create`, a new empty file, or `nil` if one
+    /// exists; otherwise the existing file, or `nil` if there is none. Errors name `path`, the archive the journal belongs to.
     static func openJournal(
         _ journal: String, create: Bool, path: String, operation: StoreError.Operation
     ) throws(StoreError) -> Int32? {
-        let flags = create ? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC : O_WRONLY | O_CLOEXEC
+        // Read and write: a writer checks that the bytes where its record goes are still zeros.
+        let flags = create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC : O_RDWR | O_CLOEXEC
         let descriptor = retryingInterrupts { open(journal, flags, mode_t(privateFileMode)) }
         guard descriptor >= 0 else {
             let number = errno

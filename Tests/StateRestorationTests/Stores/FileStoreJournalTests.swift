@@ -315,6 +315,21 @@ import Testing
         }
     }
 
+    @Test("A writer can check that the bytes where its record goes are zeros, in the journal it opened")
+    func zerosAreChecked() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let journal = path(directory, "main.restoration-journal")
+            try (Data(repeating: 7, count: 10) + Data(count: 10)).write(to: URL(filePath: journal))
+            let descriptor = try #require(
+                try SystemCalls.openJournal(journal, create: false, path: journal, operation: .write))
+            defer { SystemCalls.closeIgnoringErrors(descriptor) }
+            #expect(SystemCalls.readZeros(descriptor, at: 10, count: 4) == true)
+            #expect(SystemCalls.readZeros(descriptor, at: 8, count: 4) == false)
+            #expect(SystemCalls.readZeros(descriptor, at: 18, count: 4) == true, "past the end counts as zeros")
+            #expect(try SystemCalls.openJournal(journal, create: true, path: journal, operation: .write) == nil)
+        }
+    }
+
     @Test("A store whose size limit is under the journal's allocation step still reads back what it wrote")
     func smallLimit() throws {
         try TestSupport.withTemporaryDirectory { directory in
