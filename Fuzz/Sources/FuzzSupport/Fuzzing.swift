@@ -45,14 +45,13 @@ public func writeCorpus(to directory: URL) async throws {
     let storeDirectory = directory.appendingPathComponent("store")
     let store = FileStore(directory: storeDirectory)
     let coordinator = RestorationCoordinator(screens: fuzzScreens, store: store)
+    // Read back through the store: a second save may go to the archive's journal.
     try await coordinator.save(try seedTree())
-    try FileManager.default.moveItem(
-        at: store.fileURL(for: .main), to: directory.appendingPathComponent("restoration-archive"))
+    try store.read(.main)?.write(to: directory.appendingPathComponent("restoration-archive"))
     var initial = try fuzzScreens.makeInitialTree()
     try initial.selectTab("settings", in: "tabs")
     try await coordinator.save(initial)
-    try FileManager.default.moveItem(
-        at: store.fileURL(for: .main), to: directory.appendingPathComponent("restoration-archive-initial"))
+    try store.read(.main)?.write(to: directory.appendingPathComponent("restoration-archive-initial"))
     try FileManager.default.removeItem(at: storeDirectory)
     let model = FuzzModel(
         search: .init(query: "q", filters: ["a", "b"], scrollOffset: -1.5, savedAt: Date(timeIntervalSince1970: 0)),
