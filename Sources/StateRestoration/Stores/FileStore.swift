@@ -39,6 +39,9 @@ import Synchronization
 /// journal beside the copy as `<copy>-journal`; removing it removes both files. The format is in
 /// `Documentation/ArchiveFormat.md`.
 ///
+/// To compare, a store keeps the last archive it wrote or read for each key (the `Data` it was
+/// given or returned, not a copy) until the key's next write, remove or reject.
+///
 /// The journal relies on this store being the only writer of its files: a store checks that the
 /// archive file and journal are as it left them (their inode, size and times, and zeros where
 /// its next record goes) and otherwise rewrites the archive file, but another process writing
