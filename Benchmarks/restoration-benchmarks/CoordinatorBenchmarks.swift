@@ -284,7 +284,8 @@ struct CoordinatorBenchmarks {
         }
         func measurement(_ samples: [Double]) -> Measurement {
             Measurement(
-                medianNanoseconds: median(samples), meanNanoseconds: mean(samples), minimumNanoseconds: samples.min() ?? .nan,
+                medianNanoseconds: median(samples), meanNanoseconds: mean(samples),
+                minimumNanoseconds: samples.min() ?? .nan,
                 maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: 1, batchCount: samples.count)
         }
         log(

@@ -106,7 +106,8 @@ struct Harness {
         return perIteration.indices.map { index in
             let samples = perIteration[index]
             return Measurement(
-                medianNanoseconds: median(samples), meanNanoseconds: mean(samples), minimumNanoseconds: samples.min() ?? .nan,
+                medianNanoseconds: median(samples), meanNanoseconds: mean(samples),
+                minimumNanoseconds: samples.min() ?? .nan,
                 maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: iterations[index],
                 batchCount: samples.count)
         }
@@ -137,7 +138,8 @@ struct Harness {
             samples.append(elapsed.nanoseconds)
         }
         return Measurement(
-            medianNanoseconds: median(samples), meanNanoseconds: mean(samples), minimumNanoseconds: samples.min() ?? .nan,
+            medianNanoseconds: median(samples), meanNanoseconds: mean(samples),
+            minimumNanoseconds: samples.min() ?? .nan,
             maximumNanoseconds: samples.max() ?? .nan, iterationsPerBatch: 1, batchCount: samples.count)
     }
 }
@@ -154,9 +156,13 @@ extension Harness {
         isolation: isolated (any Actor)? = #isolation, block: Int = 4,
         _ first: (prepare: () async throws -> A, run: (A) async throws -> Void),
         _ second: (prepare: () async throws -> B, run: (B) async throws -> Void)
-    ) async throws -> (first: Measurement, second: Measurement, firstAfterSwitch: Measurement, secondAfterSwitch: Measurement) {
+    ) async throws -> (
+        first: Measurement, second: Measurement, firstAfterSwitch: Measurement, secondAfterSwitch: Measurement
+    ) {
         var samples: [[Double]] = [[], [], [], []]
-        func time<T>(_ operation: (prepare: () async throws -> T, run: (T) async throws -> Void)) async throws -> Duration {
+        func time<T>(_ operation: (prepare: () async throws -> T, run: (T) async throws -> Void)) async throws
+            -> Duration
+        {
             let prepared = try await operation.prepare()
             let start = clock.now
             try await operation.run(prepared)

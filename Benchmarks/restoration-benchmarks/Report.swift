@@ -119,7 +119,8 @@ extension Report {
         for result in coordinator {
             coordinatorRows.append([
                 result.name, result.workload, result.store, format(result.medianMicroseconds),
-                format(result.meanMicroseconds), format(result.minimumMicroseconds), format(result.maximumMicroseconds), "\(result.samples)",
+                format(result.meanMicroseconds), format(result.minimumMicroseconds), format(result.maximumMicroseconds),
+                "\(result.samples)",
                 result.archiveBytes.map { "\($0)" } ?? "",
             ])
         }

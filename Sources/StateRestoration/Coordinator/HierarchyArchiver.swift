@@ -14,12 +14,18 @@ import Foundation
 /// their values, so reuse never changes what is written.
 struct HierarchyArchiver {
     /// A state's encoding by a save, kept for the next one (a class: passed on by a retain).
-    /// Always a ``TypedEncodedState``, which holds the state itself.
+    /// Always a ``TypedEncodedState``, which holds the state itself, of the `State` of the
+    /// screen type `screenType` names: a save downcasts it without a check once the screen types
+    /// match (a checked cast looks the generic class's metadata up, about 400 instructions for
+    /// every screen of every save).
     class EncodedState: @unchecked Sendable {
         let data: Data
+        /// The screen type whose state this is: its `TypedEncodedState` is of that type's `State`.
+        let screenType: ObjectIdentifier
 
-        init(data: Data) {
+        fileprivate init(data: Data, screenType: ObjectIdentifier) {
             self.data = data
+            self.screenType = screenType
         }
     }
 
@@ -28,9 +34,9 @@ struct HierarchyArchiver {
     final class TypedEncodedState<State: Sendable>: EncodedState, @unchecked Sendable {
         let state: State
 
-        init(state: State, data: Data) {
+        init(state: State, data: Data, screenType: ObjectIdentifier) {
             self.state = state
-            super.init(data: data)
+            super.init(data: data, screenType: screenType)
         }
     }
 
@@ -119,19 +125,26 @@ struct HierarchyArchiver {
     /// The root's encoding, or nil when the root has no identifier.
     mutating func archive(_ tree: ScreenTree, report: inout SaveReport) throws(RestorationError) -> Data? {
         let previousRoot = previous?.shape.id == tree.root.identifier ? previous : nil
-        let root = try archive(
-            tree.root, component: tree.root.identifier, parent: nil, depth: 1, previous: previousRoot, report: &report)
+        let root = try Self.withPointer(to: tree.root) { (root) throws(RestorationError) in
+            try archive(
+                root, component: root.pointee.identifier, parent: nil, depth: 1, previous: previousRoot,
+                report: &report)
+        }
         encoded = root?.entry
         return root?.entry.bytes
     }
 
     /// A node's encoding, and whether it is the previous save's, unchanged.
+    ///
+    /// The node is passed by address and its children are reached in place: a node taken out
+    /// of its parent's array (`children[i]`) is a copy, which retains all that the node holds,
+    /// for every node of every save.
     private func archive(
-        _ node: ScreenNode, component: String?, parent: IdentifierPath?, depth: Int, previous: Entry?,
+        _ node: UnsafePointer<ScreenNode>, component: String?, parent: IdentifierPath?, depth: Int, previous: Entry?,
         report: inout SaveReport
     ) throws(RestorationError) -> (entry: Entry, reused: Bool)? {
         guard let component else {
-            let display = parent?.appending(node.displayName) ?? IdentifierPath([node.displayName])
+            let display = parent?.appending(node.pointee.displayName) ?? IdentifierPath([node.pointee.displayName])
             report.skipped.append(
                 SkippedScreen(
                     path: display, reason: .noIdentifier,
@@ -147,23 +160,26 @@ struct HierarchyArchiver {
                 message: "cannot save \(path): the hierarchy nests deeper than \(ArchivedNode.maximumDepth) levels, "
                     + "more than a launch reads; nothing was saved")
         }
-        var record = ArchivedNodeRecord(id: component, kind: node.kind)
+        // Stored properties only, read through the address: a computed property or a method of
+        // the node would take the whole node as its `self`, a copy.
+        let kind = node.pointee.declaration.kind
+        var record = ArchivedNodeRecord(id: component, kind: kind)
         var reused = true
         var encodedState: EncodedState?
         report.savedPaths.append(path)
-        if let screen = node.screen {
+        if let screen = node.pointee.screen {
             let state = try encodeState(of: screen, at: path, previous: previous?.state, report: &report)
-            record.type = screen.typeKey
-            record.version = type(of: screen).stateVersion
+            record.type = state.type
+            record.version = state.version
             record.state = state.encoded.data
             encodedState = state.encoded
             reused = reused && state.reused
-            report.stateSizes.append(.init(path: path, typeKey: screen.typeKey, byteCount: state.encoded.data.count))
+            report.stateSizes.append(.init(path: path, typeKey: state.type, byteCount: state.encoded.data.count))
         }
 
         var children: [(component: String, entry: Entry)] = []
-        children.reserveCapacity(node.children.count)
-        func add(_ child: ScreenNode, _ childComponent: String?) throws(RestorationError) {
+        children.reserveCapacity(node.pointee.children.count)
+        func add(_ child: UnsafePointer<ScreenNode>, _ childComponent: String?) throws(RestorationError) {
             let previousChild = childComponent.flatMap { previous?.child($0, near: children.count) }
             guard
                 let childComponent,
@@ -177,68 +193,83 @@ struct HierarchyArchiver {
             children.append((childComponent, encoded.entry))
             reused = reused && encoded.reused
         }
-        switch node.kind {
+        switch kind {
         case .screen:
             break
         case .stack:
-            for index in node.children.indices {
-                guard let childComponent = node.component(ofChild: index) else {
-                    try add(node.children[index], nil)
-                    for above in node.children.indices.dropFirst(index + 1) {
-                        let name = node.component(ofChild: above) ?? node.children[above].displayName
-                        report.skipped.append(
-                            SkippedScreen(
-                                path: path.appending(name), reason: .stackTruncated,
-                                message: "\(path.appending(name)) is above a screen without identifier on its stack"))
+            try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
+                guard let base = nodes.baseAddress else { return }
+                for index in nodes.indices {
+                    guard let childComponent = Self.component(of: nodes, index, in: .stack) else {
+                        try add(base + index, nil)
+                        for above in nodes.indices.dropFirst(index + 1) {
+                            let name = Self.component(of: nodes, above, in: .stack) ?? nodes[above].displayName
+                            report.skipped.append(
+                                SkippedScreen(
+                                    path: path.appending(name), reason: .stackTruncated,
+                                    message: "\(path.appending(name)) is above a screen without identifier on its stack"
+                                ))
+                        }
+                        break
                     }
-                    break
+                    try add(base + index, childComponent)
                 }
-                try add(node.children[index], childComponent)
             }
         case .tabs:
-            for index in node.children.indices {
-                try add(node.children[index], node.component(ofChild: index))
+            try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
+                guard let base = nodes.baseAddress else { return }
+                for index in nodes.indices {
+                    try add(base + index, nodes[index].identifier)
+                }
             }
-            record.selected = node.selectedChild?.identifier
+            record.selected = node.pointee.selectedChild?.identifier
         case .container:
-            let identifiers = node.children.map(\.identifier)
+            let identifiers = node.pointee.children.map(\.identifier)
             let preserved =
-                (node.screen as? any RestorableContainer)?.childrenToPreserve(identifiers)
+                (node.pointee.screen as? any RestorableContainer)?.childrenToPreserve(identifiers)
                 ?? identifiers.compactMap { $0 }
-            for child in node.children {
-                guard let identifier = child.identifier else {
-                    try add(child, nil)
-                    continue
+            try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
+                guard let base = nodes.baseAddress else { return }
+                for index in nodes.indices {
+                    guard let identifier = nodes[index].identifier else {
+                        try add(base + index, nil)
+                        continue
+                    }
+                    if !preserved.contains(identifier) {
+                        report.skipped.append(
+                            SkippedScreen(
+                                path: path.appending(identifier), reason: .notPreserved,
+                                message: "\(path) chose not to preserve its child \(identifier)"))
+                    }
                 }
-                if !preserved.contains(identifier) {
-                    report.skipped.append(
-                        SkippedScreen(
-                            path: path.appending(identifier), reason: .notPreserved,
-                            message: "\(path) chose not to preserve its child \(identifier)"))
+                var added: Set<String> = []
+                for identifier in preserved where added.insert(identifier).inserted {
+                    guard let index = nodes.firstIndex(where: { $0.identifier == identifier }) else { continue }
+                    try add(base + index, identifier)
                 }
-            }
-            var added: Set<String> = []
-            for identifier in preserved where added.insert(identifier).inserted {
-                guard let child = node.children.first(where: { $0.identifier == identifier }) else { continue }
-                try add(child, identifier)
             }
         }
         var presentedComponent: String?
         var presentedEntry: Entry?
-        if let presented = node.presented,
-            let encoded = try archive(
-                presented, component: presented.identifier, parent: path, depth: depth + 1,
-                previous: previous?.presented.flatMap { $0.shape.id == presented.identifier ? $0 : nil },
-                report: &report)
-        {
-            presentedComponent = presented.identifier
-            presentedEntry = encoded.entry
-            reused = reused && encoded.reused
+        if !node.pointee.presentedStorage.isEmpty {
+            let encoded = try node.pointee.presentedStorage.withUnsafeBufferPointer {
+                (presented) throws(RestorationError) -> (entry: Entry, reused: Bool)? in
+                guard let address = presented.baseAddress else { return nil }
+                let identifier = address.pointee.identifier
+                return try archive(
+                    address, component: identifier, parent: path, depth: depth + 1,
+                    previous: previous?.presented.flatMap { $0.shape.id == identifier ? $0 : nil }, report: &report)
+            }
+            if let encoded {
+                presentedComponent = encoded.entry.shape.id
+                presentedEntry = encoded.entry
+                reused = reused && encoded.reused
+            }
         }
 
         if reused, let previous,
             previous.shape.matches(
-                id: component, kind: node.kind, type: record.type, version: record.version,
+                id: component, kind: kind, type: record.type, version: record.version,
                 selected: record.selected, children: children, presented: presentedComponent)
         {
             // Same shape, state and children (each child is its previous entry): the
@@ -246,9 +277,9 @@ struct HierarchyArchiver {
             return (previous, true)
         }
         let shape = Shape(
-            id: component, kind: node.kind, type: record.type, version: record.version, selected: record.selected,
-            children: node.kind == .screen ? nil : children.map(\.component), presented: presentedComponent)
-        if node.kind != .screen { record.children = children.map(\.entry.bytes) }
+            id: component, kind: kind, type: record.type, version: record.version, selected: record.selected,
+            children: kind == .screen ? nil : children.map(\.component), presented: presentedComponent)
+        if kind != .screen { record.children = children.map(\.entry.bytes) }
         if let presentedEntry { record.presented = [presentedEntry.bytes] }
         do {
             // Every `Data` of a record (its state, its children) is one of this save's encodings.
@@ -264,6 +295,11 @@ struct HierarchyArchiver {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save the node \(path): \(error)", underlying: error)
         }
+    }
+
+    /// Whether a state (accessed in place) equals another.
+    private static func isEqual<State: Equatable>(_ state: inout State, _ other: State) -> Bool {
+        state == other
     }
 
     /// The registers of the entries a record holds, found in the order the record encodes them.
@@ -292,20 +328,53 @@ struct HierarchyArchiver {
         }
     }
 
+    /// Calls `body` with the address of a copy of `value`.
+    private static func withPointer<Result>(
+        to value: ScreenNode, _ body: (UnsafePointer<ScreenNode>) throws(RestorationError) -> Result
+    ) throws(RestorationError) -> Result {
+        try withUnsafePointer(to: value) { (pointer) throws(RestorationError) in try body(pointer) }
+    }
+
+    /// The path component of a child of a node of `kind`: a stack's children add their position.
+    private static func component(
+        of children: UnsafeBufferPointer<ScreenNode>, _ index: Int, in kind: DeclarationNode.Kind
+    )
+        -> String?
+    {
+        guard let identifier = children[index].identifier else { return nil }
+        return kind == .stack ? PositionalIdentifier(base: identifier, position: index).component : identifier
+    }
+
+    /// Calls `body` with the children of the node at `node`, in place.
+    private static func withChildren<Result>(
+        of node: UnsafePointer<ScreenNode>, _ body: (UnsafeBufferPointer<ScreenNode>) throws(RestorationError) -> Result
+    ) throws(RestorationError) -> Result {
+        try node.pointee.children.withUnsafeBufferPointer { (children) throws(RestorationError) in try body(children) }
+    }
+
     /// A screen's encoded state, and whether it is the previous save's, unchanged.
     private func encodeState<S: RestorableScreen>(
         of screen: S, at path: IdentifierPath, previous: EncodedState?, report: inout SaveReport
-    ) throws(RestorationError) -> (encoded: EncodedState, reused: Bool) {
+    ) throws(RestorationError) -> (encoded: EncodedState, reused: Bool, type: ScreenTypeKey, version: Int) {
         var copy = screen
         copy.willEncodeRestorableState()
-        if let previous = previous as? TypedEncodedState<S.State>, previous.state == copy.state {
+        // The state is compared where it is (an inout access), not read out: reading it through
+        // the protocol's getter would copy it.
+        // The screen type tells the state's type (see `EncodedState`).
+        if let previous, previous.screenType == ObjectIdentifier(S.self),
+            Self.isEqual(&copy.state, unsafeDowncast(previous, to: TypedEncodedState<S.State>.self).state)
+        {
             report.reusedStateCount += 1
-            return (previous, true)
+            return (previous, true, S.typeKey, S.stateVersion)
         }
         do {
             let data = try encoder.encode(copy.state)
             report.encodedStateCount += 1
-            return (TypedEncodedState(state: copy.state, data: data), false)
+            return (
+                TypedEncodedState(state: copy.state, data: data, screenType: ObjectIdentifier(S.self)), false,
+                S.typeKey,
+                S.stateVersion
+            )
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save \(path) (\(S.typeKey)): \(error)", underlying: error)

@@ -117,5 +117,30 @@ struct PositionalIdentifier: Hashable {
         self.position = position
     }
 
-    var component: String { "\(base)#\(position)" }
+    /// `base#position`. A save makes one for every screen on a stack, so the common case (a
+    /// non-negative position, and a result that fits a small string) writes the bytes directly
+    /// instead of going through string interpolation.
+    var component: String {
+        var digits = 1
+        var rest = position / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let count = base.utf8.count + 1 + digits
+        guard position >= 0, count <= 15 else { return "\(base)#\(position)" }
+        var base = base
+        return base.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: count) { buffer in
+                _ = buffer.initialize(fromContentsOf: utf8)
+                buffer[utf8.count] = UInt8(ascii: "#")
+                var value = position
+                for offset in stride(from: count - 1, through: utf8.count + 1, by: -1) {
+                    buffer[offset] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                return count
+            }
+        }
+    }
 }

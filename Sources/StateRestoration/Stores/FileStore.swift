@@ -534,8 +534,9 @@ public final class FileStore: RestorationStore {
     /// applied, remembered for the next write.
     private func readWhileLocked(_ key: StoreKey) throws(StoreError) -> Data? {
         let target = path(for: ArchiveNaming.archiveName(for: key))
-        guard let (base, identity) = try SystemCalls.readFileAndIdentity(
-            at: target, limit: maximumArchiveSize, operation: .read)
+        guard
+            let (base, identity) = try SystemCalls.readFileAndIdentity(
+                at: target, limit: maximumArchiveSize, operation: .read)
         else {
             forget(key)
             return nil

@@ -264,7 +264,8 @@ enum FileStoreJournal {
         guard journal.count >= headerSize else { return replay }
         let bytes = [UInt8](journal)
         guard Array(bytes[0..<8]) == magic, read(UInt16.self, bytes, at: 8) == version,
-            read(UInt32.self, bytes, at: 24) == bytes.withUnsafeBytes({ CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<24])) }),
+            read(UInt32.self, bytes, at: 24)
+                == bytes.withUnsafeBytes({ CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<24])) }),
             read(UInt64.self, bytes, at: 12) == UInt64(base.count)
         else { return replay }
         let checksum = CRC32C.checksum(base)
@@ -307,7 +308,9 @@ enum FileStoreJournal {
         guard payload >= recordOverhead - 8, payload <= remaining - 8 else { return nil }
         let end = offset + 4 + payload + 4
         let stored = read(UInt32.self, bytes, at: end - 4)
-        let computed = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[offset..<(end - 4)])) }
+        let computed = bytes.withUnsafeBytes {
+            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[offset..<(end - 4)]))
+        }
         guard stored == computed, read(UInt32.self, bytes, at: offset + 4) == sequence else { return nil }
         let resultLength = read(UInt64.self, bytes, at: offset + 8)
         let hunkCount = Int(read(UInt32.self, bytes, at: offset + 16))

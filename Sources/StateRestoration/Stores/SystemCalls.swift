@@ -143,7 +143,8 @@ enum SystemCalls {
         guard descriptor >= 0 else {
             let number = errno
             if (number == ENOENT && !create) || (number == EEXIST && create) { return nil }
-            throw failure("cannot open journal \(journal)", code: .writeFailed, operation: operation, path: path, errno: number)
+            throw failure(
+                "cannot open journal \(journal)", code: .writeFailed, operation: operation, path: path, errno: number)
         }
         return descriptor
     }

@@ -16,7 +16,8 @@ import Testing
     static func record(_ parts: [Data], _ random: inout SplitMix64) -> Record {
         Record(
             name: String(repeating: "n", count: Int.random(in: 0...300, using: &random)), parts: parts,
-            tail: Bool.random(using: &random) ? Data(repeating: 7, count: Int.random(in: 0...9000, using: &random)) : nil)
+            tail: Bool.random(using: &random)
+                ? Data(repeating: 7, count: Int.random(in: 0...9000, using: &random)) : nil)
     }
 
     /// Looks registers up by storage, as the archiver does; counts the lookups that hit.

@@ -61,8 +61,11 @@ import Testing
             var journal = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
             var content = base
             for sequence in 1...Int.random(in: 1...5, using: &random) {
-                let next = Bool.random(using: &random) ? Self.edit(content, &random) : Self.bytes(
-                    Int.random(in: 0...200, using: &random), &random)
+                let next =
+                    Bool.random(using: &random)
+                    ? Self.edit(content, &random)
+                    : Self.bytes(
+                        Int.random(in: 0...200, using: &random), &random)
                 let record = try #require(
                     FileStoreJournal.record(from: content, to: next, sequence: sequence, budget: .max / 2),
                     "round \(round)")
@@ -103,9 +106,16 @@ import Testing
             ("a header for another archive file", otherHeader + record),
             ("a damaged header", Data(whole.prefix(12)) + Data([whole[12] ^ 1]) + whole.dropFirst(13)),
             ("a torn record", whole.dropLast(3)),
-            ("a damaged record", whole.prefix(whole.count - 6) + Data([whole[whole.count - 6] ^ 0x40]) + whole.suffix(5)),
-            ("a record out of sequence", header + (try #require(
-                FileStoreJournal.record(from: base, to: next, sequence: 2, budget: 1000)))),
+            (
+                "a damaged record",
+                whole.prefix(whole.count - 6) + Data([whole[whole.count - 6] ^ 0x40]) + whole.suffix(5)
+            ),
+            (
+                "a record out of sequence",
+                header
+                    + (try #require(
+                        FileStoreJournal.record(from: base, to: next, sequence: 2, budget: 1000)))
+            ),
             ("a header alone, torn", whole.prefix(20)),
         ]
         for (name, journal) in cases {
@@ -352,7 +362,8 @@ import Testing
             var next = contents[sequence - 1]
             next.append(UInt8(sequence))
             journal.append(
-                try #require(FileStoreJournal.record(from: contents[sequence - 1], to: next, sequence: sequence, budget: 100)))
+                try #require(
+                    FileStoreJournal.record(from: contents[sequence - 1], to: next, sequence: sequence, budget: 100)))
             contents.append(next)
         }
         let replay = try FileStoreJournal.replay(base: base, journal: journal, limit: .max)

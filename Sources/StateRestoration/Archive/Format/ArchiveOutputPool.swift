@@ -34,7 +34,8 @@ enum ArchiveOutputPool {
             lock.lock()
             // The smallest kept buffer that fits.
             var best: Int?
-            for index in kept.indices where kept[index].capacity >= count && kept[index].capacity / minimumFill <= count {
+            for index in kept.indices where kept[index].capacity >= count && kept[index].capacity / minimumFill <= count
+            {
                 if best.map({ kept[index].capacity < kept[$0].capacity }) ?? true { best = index }
             }
             let found = best.map { kept.remove(at: $0) }
