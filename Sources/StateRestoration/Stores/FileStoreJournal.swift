@@ -69,7 +69,7 @@ enum FileStoreJournal {
     }
 
     /// Equal runs are skipped this many bytes at a time with `memcmp`.
-    static let compareBlock = 256
+    static let compareBlock = 4096
 
     /// Differing bytes closer than this are sent as one hunk: a hunk's own overhead is 16 bytes.
     static let mergeDistance = 16

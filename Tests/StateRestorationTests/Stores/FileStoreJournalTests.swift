@@ -57,7 +57,11 @@ import Testing
     func randomEditsReplay() throws {
         var random = SplitMix64(state: 0x10A7_2026)
         for round in 0..<300 {
-            let base = Self.bytes(Int.random(in: 0...3000, using: &random), &random)
+            // Every tenth content is larger than the blocks the comparison skips at a time.
+            let size =
+                round % 10 == 0
+                ? Int.random(in: 5000...20_000, using: &random) : Int.random(in: 0...3000, using: &random)
+            let base = Self.bytes(size, &random)
             var journal = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
             var content = base
             for sequence in 1...Int.random(in: 1...5, using: &random) {
