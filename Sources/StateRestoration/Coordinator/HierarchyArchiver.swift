@@ -139,7 +139,7 @@ struct HierarchyArchiver {
     /// The node is passed by address and its children are reached in place: a node taken out
     /// of its parent's array (`children[i]`) is a copy, which retains all that the node holds,
     /// for every node of every save.
-    private func archive(
+    fileprivate func archive(
         _ node: UnsafePointer<ScreenNode>, component: String?, parent: IdentifierPath?, depth: Int, previous: Entry?,
         report: inout SaveReport
     ) throws(RestorationError) -> (entry: Entry, reused: Bool)? {
@@ -163,36 +163,27 @@ struct HierarchyArchiver {
         // Stored properties only, read through the address: a computed property or a method of
         // the node would take the whole node as its `self`, a copy.
         let kind = node.pointee.declaration.kind
-        var record = ArchivedNodeRecord(id: component, kind: kind)
+        // The record's fields, made into a record only if the node is encoded again (making and
+        // destroying a record for every unchanged node was a sixth of a save's walk).
+        var type: ScreenTypeKey?
+        var version: Int?
+        var selected: String?
         var reused = true
         var encodedState: EncodedState?
         report.savedPaths.append(path)
         if let screen = node.pointee.screen {
             let state = try encodeState(of: screen, at: path, previous: previous?.state, report: &report)
-            record.type = state.type
-            record.version = state.version
-            record.state = state.encoded.data
+            type = state.type
+            version = state.version
             encodedState = state.encoded
             reused = reused && state.reused
             report.stateSizes.append(.init(path: path, typeKey: state.type, byteCount: state.encoded.data.count))
         }
 
-        var children: [(component: String, entry: Entry)] = []
-        children.reserveCapacity(node.pointee.children.count)
-        func add(_ child: UnsafePointer<ScreenNode>, _ childComponent: String?) throws(RestorationError) {
-            let previousChild = childComponent.flatMap { previous?.child($0, near: children.count) }
-            guard
-                let childComponent,
-                let encoded = try archive(
-                    child, component: childComponent, parent: path, depth: depth + 1, previous: previousChild,
-                    report: &report)
-            else {
-                _ = try archive(child, component: nil, parent: path, depth: depth + 1, previous: nil, report: &report)
-                return
-            }
-            children.append((childComponent, encoded.entry))
-            reused = reused && encoded.reused
-        }
+        // The children's encodings, and whether each is its previous one. Kept in one value
+        // passed `inout` (not variables a local function captures, which the compiler checks
+        // for exclusive access at run time on every use).
+        var collected = Collected(capacity: node.pointee.children.count, parent: path, depth: depth, previous: previous)
         switch kind {
         case .screen:
             break
@@ -201,7 +192,7 @@ struct HierarchyArchiver {
                 guard let base = nodes.baseAddress else { return }
                 for index in nodes.indices {
                     guard let childComponent = Self.component(of: nodes, index, in: .stack) else {
-                        try add(base + index, nil)
+                        try collected.add(base + index, nil, archiver: self, report: &report)
                         for above in nodes.indices.dropFirst(index + 1) {
                             let name = Self.component(of: nodes, above, in: .stack) ?? nodes[above].displayName
                             report.skipped.append(
@@ -212,17 +203,17 @@ struct HierarchyArchiver {
                         }
                         break
                     }
-                    try add(base + index, childComponent)
+                    try collected.add(base + index, childComponent, archiver: self, report: &report)
                 }
             }
         case .tabs:
             try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
                 guard let base = nodes.baseAddress else { return }
                 for index in nodes.indices {
-                    try add(base + index, nodes[index].identifier)
+                    try collected.add(base + index, nodes[index].identifier, archiver: self, report: &report)
                 }
             }
-            record.selected = node.pointee.selectedChild?.identifier
+            selected = node.pointee.selectedChild?.identifier
         case .container:
             let identifiers = node.pointee.children.map(\.identifier)
             let preserved =
@@ -232,7 +223,7 @@ struct HierarchyArchiver {
                 guard let base = nodes.baseAddress else { return }
                 for index in nodes.indices {
                     guard let identifier = nodes[index].identifier else {
-                        try add(base + index, nil)
+                        try collected.add(base + index, nil, archiver: self, report: &report)
                         continue
                     }
                     if !preserved.contains(identifier) {
@@ -245,7 +236,7 @@ struct HierarchyArchiver {
                 var added: Set<String> = []
                 for identifier in preserved where added.insert(identifier).inserted {
                     guard let index = nodes.firstIndex(where: { $0.identifier == identifier }) else { continue }
-                    try add(base + index, identifier)
+                    try collected.add(base + index, identifier, archiver: self, report: &report)
                 }
             }
         }
@@ -267,18 +258,25 @@ struct HierarchyArchiver {
             }
         }
 
+        let children = collected.children
+        reused = reused && collected.reused
         if reused, let previous,
             previous.shape.matches(
-                id: component, kind: kind, type: record.type, version: record.version,
-                selected: record.selected, children: children, presented: presentedComponent)
+                id: component, kind: kind, type: type, version: version, selected: selected, children: children,
+                presented: presentedComponent)
         {
             // Same shape, state and children (each child is its previous entry): the
             // previous entry describes this node exactly.
             return (previous, true)
         }
         let shape = Shape(
-            id: component, kind: kind, type: record.type, version: record.version, selected: record.selected,
+            id: component, kind: kind, type: type, version: version, selected: selected,
             children: kind == .screen ? nil : children.map(\.component), presented: presentedComponent)
+        var record = ArchivedNodeRecord(id: component, kind: kind)
+        record.type = type
+        record.version = version
+        record.state = encodedState?.data
+        record.selected = selected
         if kind != .screen { record.children = children.map(\.entry.bytes) }
         if let presentedEntry { record.presented = [presentedEntry.bytes] }
         do {
@@ -294,6 +292,44 @@ struct HierarchyArchiver {
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save the node \(path): \(error)", underlying: error)
+        }
+    }
+
+    /// A node's children as the walk encodes them.
+    private struct Collected {
+        var children: [(component: String, entry: Entry)] = []
+        /// Whether every child so far is its previous save's entry, unchanged.
+        var reused = true
+        let parent: IdentifierPath
+        let depth: Int
+        let previous: Entry?
+
+        init(capacity: Int, parent: IdentifierPath, depth: Int, previous: Entry?) {
+            children.reserveCapacity(capacity)
+            self.parent = parent
+            self.depth = depth
+            self.previous = previous
+        }
+
+        /// Encodes the child at `child`, under `component` (nil: it has no identifier, and is
+        /// only reported as skipped with everything under it).
+        mutating func add(
+            _ child: UnsafePointer<ScreenNode>, _ component: String?, archiver: HierarchyArchiver,
+            report: inout SaveReport
+        ) throws(RestorationError) {
+            let previousChild = component.flatMap { previous?.child($0, near: children.count) }
+            guard
+                let component,
+                let encoded = try archiver.archive(
+                    child, component: component, parent: parent, depth: depth + 1, previous: previousChild,
+                    report: &report)
+            else {
+                _ = try archiver.archive(
+                    child, component: nil, parent: parent, depth: depth + 1, previous: nil, report: &report)
+                return
+            }
+            children.append((component, encoded.entry))
+            reused = reused && encoded.reused
         }
     }
 
