@@ -14,29 +14,29 @@ import Foundation
 /// their values, so reuse never changes what is written.
 struct HierarchyArchiver {
     /// A state's encoding by a save, kept for the next one (a class: passed on by a retain).
-    /// Always a ``TypedEncodedState``, which holds the state itself, of the `State` of the
-    /// screen type `screenType` names: a save downcasts it without a check once the screen types
-    /// match (a checked cast looks the generic class's metadata up, about 400 instructions for
-    /// every screen of every save).
+    /// Always a ``TypedEncodedState``, which holds the state itself; `stateType` names the
+    /// state's type, set by that class's initializer from its own generic argument, so that a
+    /// save can downcast it without a check once the types match (a checked cast looks the
+    /// generic class's metadata up, about 400 instructions for every screen of every save).
     class EncodedState: @unchecked Sendable {
         let data: Data
-        /// The screen type whose state this is: its `TypedEncodedState` is of that type's `State`.
-        let screenType: ObjectIdentifier
+        /// The type of the state this encodes: `TypedEncodedState`'s `State`.
+        let stateType: ObjectIdentifier
 
-        fileprivate init(data: Data, screenType: ObjectIdentifier) {
+        fileprivate init(data: Data, stateType: ObjectIdentifier) {
             self.data = data
-            self.screenType = screenType
+            self.stateType = stateType
         }
     }
 
     /// An encoded state with the state it encodes, stored inline (no box of its own), so that
-    /// the next save finds it with one class cast and one memory access less per screen.
+    /// the next save finds it with one memory access less per screen.
     final class TypedEncodedState<State: Sendable>: EncodedState, @unchecked Sendable {
         let state: State
 
-        init(state: State, data: Data, screenType: ObjectIdentifier) {
+        fileprivate init(state: State, data: Data) {
             self.state = state
-            super.init(data: data, screenType: screenType)
+            super.init(data: data, stateType: ObjectIdentifier(State.self))
         }
     }
 
@@ -333,11 +333,6 @@ struct HierarchyArchiver {
         }
     }
 
-    /// Whether a state (accessed in place) equals another.
-    private static func isEqual<State: Equatable>(_ state: inout State, _ other: State) -> Bool {
-        state == other
-    }
-
     /// The registers of the entries a record holds, found in the order the record encodes them.
     struct KnownRegisters {
         let entries: [Entry]
@@ -394,23 +389,22 @@ struct HierarchyArchiver {
     ) throws(RestorationError) -> (encoded: EncodedState, reused: Bool, type: ScreenTypeKey, version: Int) {
         var copy = screen
         copy.willEncodeRestorableState()
-        // The state is compared where it is (an inout access), not read out: reading it through
-        // the protocol's getter would copy it.
-        // The screen type tells the state's type (see `EncodedState`).
-        if let previous, previous.screenType == ObjectIdentifier(S.self),
-            Self.isEqual(&copy.state, unsafeDowncast(previous, to: TypedEncodedState<S.State>.self).state)
+        // Read, not accessed in place: an inout access would run a `didSet` or setter of the
+        // screen's `state` on every save. The version is the dynamic type's, as a subclass of a
+        // class screen may declare its own.
+        let state = copy.state
+        let version = type(of: screen).stateVersion
+        // The state's type is known to match (see `EncodedState`).
+        if let previous, previous.stateType == ObjectIdentifier(S.State.self),
+            unsafeDowncast(previous, to: TypedEncodedState<S.State>.self).state == state
         {
             report.reusedStateCount += 1
-            return (previous, true, S.typeKey, S.stateVersion)
+            return (previous, true, S.typeKey, version)
         }
         do {
-            let data = try encoder.encode(copy.state)
+            let data = try encoder.encode(state)
             report.encodedStateCount += 1
-            return (
-                TypedEncodedState(state: copy.state, data: data, screenType: ObjectIdentifier(S.self)), false,
-                S.typeKey,
-                S.stateVersion
-            )
+            return (TypedEncodedState(state: state, data: data), false, S.typeKey, version)
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save \(path) (\(S.typeKey)): \(error)", underlying: error)

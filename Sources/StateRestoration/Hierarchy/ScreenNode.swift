@@ -69,8 +69,7 @@ public struct ScreenNode: Sendable, Equatable {
 
     /// The path component of child `index`: a stack appends the child's position.
     func component(ofChild index: Int) -> String? {
-        // Read in place: `children[index]` copies the whole child node (and retains all it holds).
-        guard let identifier = children.withUnsafeBufferPointer({ $0[index].identifier }) else { return nil }
+        guard let identifier = children[index].identifier else { return nil }
         return kind == .stack ? PositionalIdentifier(base: identifier, position: index).component : identifier
     }
 

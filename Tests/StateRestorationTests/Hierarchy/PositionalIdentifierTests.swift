@@ -13,7 +13,8 @@ import Testing
         for base in bases {
             for position in positions {
                 let component = PositionalIdentifier(base: base, position: position).component
-                #expect(component == "\(base)#\(position)", "\(base) \(position)")
+                // Byte for byte: `==` on strings would accept a canonically equivalent spelling.
+                #expect(Array(component.utf8) == Array("\(base)#\(position)".utf8), "\(base) \(position)")
                 #expect(PositionalIdentifier(component) == PositionalIdentifier(base: base, position: position))
             }
         }
