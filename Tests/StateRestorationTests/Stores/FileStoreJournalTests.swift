@@ -44,6 +44,15 @@ import Testing
         return Data(edited)
     }
 
+    /// A store over `directory` that wrote `largeArchive(1)` to the archive file, then
+    /// `largeArchive(2)` as the journal's first record.
+    static func storeWithOneRecord(in directory: URL) throws -> FileStore {
+        let store = FileStore(directory: directory)
+        try store.write(largeArchive(1), to: .main)
+        try store.write(largeArchive(2), to: .main)
+        return store
+    }
+
     /// A 100 KB content with one state-sized change: what a save of one changed screen does.
     static func largeArchive(_ marker: UInt8) -> Data {
         var data = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
@@ -219,9 +228,7 @@ import Testing
     @Test("A torn or damaged last record is ignored by the read, and the next write replaces it")
     func tornRecordIgnored() throws {
         try TestSupport.withTemporaryDirectory { directory in
-            let store = FileStore(directory: directory)
-            try store.write(Self.largeArchive(1), to: .main)
-            try store.write(Self.largeArchive(2), to: .main)
+            let store = try Self.storeWithOneRecord(in: directory)
             var large = Self.largeArchive(2)  // a record of 3 KB
             large.replaceSubrange(10_000..<13_000, with: Data(repeating: 0xAB, count: 3000))
             try store.write(large, to: .main)
@@ -254,9 +261,7 @@ import Testing
     @Test("A journal left by a kill between the rename and its removal does not apply to the new archive file")
     func staleJournalIgnored() throws {
         try TestSupport.withTemporaryDirectory { directory in
-            let store = FileStore(directory: directory)
-            try store.write(Self.largeArchive(1), to: .main)
-            try store.write(Self.largeArchive(2), to: .main)
+            let store = try Self.storeWithOneRecord(in: directory)
             let journal = URL(filePath: path(directory, "main.restoration-journal"))
             let stale = try Data(contentsOf: journal)
             try FileStore(directory: directory).write(Self.largeArchive(3), to: .main)  // a file write
@@ -378,9 +383,7 @@ import Testing
     @Test("A journal left without its archive file (a kill while removing) is removed before a new archive file")
     func orphanJournalRemovedFirst() throws {
         try TestSupport.withTemporaryDirectory { directory in
-            let store = FileStore(directory: directory)
-            try store.write(Self.largeArchive(1), to: .main)
-            try store.write(Self.largeArchive(2), to: .main)
+            let store = try Self.storeWithOneRecord(in: directory)
             // As if a remove was killed between its two unlinks.
             try FileManager.default.removeItem(atPath: path(directory, "main.restoration"))
             #expect(try FileStore(directory: directory).read(.main) == nil)
@@ -397,9 +400,7 @@ import Testing
     @Test("Rejecting an archive with a journal keeps what a read returned; removing it removes both files")
     func rejectAndRemove() throws {
         try TestSupport.withTemporaryDirectory { directory in
-            let store = FileStore(directory: directory)
-            try store.write(Self.largeArchive(1), to: .main)
-            try store.write(Self.largeArchive(2), to: .main)
+            let store = try Self.storeWithOneRecord(in: directory)
             let rejected = try #require(try store.reject(.main, reason: "test"))
             #expect(FileManager.default.contents(atPath: rejected) == Self.largeArchive(2))
             // The journal is kept beside the copy, in case it was the damaged part.
