@@ -261,7 +261,7 @@ import Testing
     @Test("A journal left by a kill between the rename and its removal does not apply to the new archive file")
     func staleJournalIgnored() throws {
         try TestSupport.withTemporaryDirectory { directory in
-            let store = try Self.storeWithOneRecord(in: directory)
+            _ = try Self.storeWithOneRecord(in: directory)
             let journal = URL(filePath: path(directory, "main.restoration-journal"))
             let stale = try Data(contentsOf: journal)
             try FileStore(directory: directory).write(Self.largeArchive(3), to: .main)  // a file write
@@ -383,7 +383,7 @@ import Testing
     @Test("A journal left without its archive file (a kill while removing) is removed before a new archive file")
     func orphanJournalRemovedFirst() throws {
         try TestSupport.withTemporaryDirectory { directory in
-            let store = try Self.storeWithOneRecord(in: directory)
+            _ = try Self.storeWithOneRecord(in: directory)
             // As if a remove was killed between its two unlinks.
             try FileManager.default.removeItem(atPath: path(directory, "main.restoration"))
             #expect(try FileStore(directory: directory).read(.main) == nil)
