@@ -191,10 +191,14 @@ struct HierarchyArchiver {
             try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
                 guard let base = nodes.baseAddress else { return }
                 for index in nodes.indices {
-                    guard let childComponent = Self.component(of: nodes, index, in: .stack) else {
+                    guard
+                        let childComponent = ScreenNode.component(of: nodes[index].identifier, at: index, under: .stack)
+                    else {
                         try collected.add(base + index, nil, archiver: self, report: &report)
                         for above in nodes.indices.dropFirst(index + 1) {
-                            let name = Self.component(of: nodes, above, in: .stack) ?? nodes[above].displayName
+                            let name =
+                                ScreenNode.component(of: nodes[above].identifier, at: above, under: .stack)
+                                ?? nodes[above].displayName
                             report.skipped.append(
                                 SkippedScreen(
                                     path: path.appending(name), reason: .stackTruncated,
@@ -364,16 +368,6 @@ struct HierarchyArchiver {
         to value: ScreenNode, _ body: (UnsafePointer<ScreenNode>) throws(RestorationError) -> Result
     ) throws(RestorationError) -> Result {
         try withUnsafePointer(to: value) { (pointer) throws(RestorationError) in try body(pointer) }
-    }
-
-    /// The path component of a child of a node of `kind`: a stack's children add their position.
-    private static func component(
-        of children: UnsafeBufferPointer<ScreenNode>, _ index: Int, in kind: DeclarationNode.Kind
-    )
-        -> String?
-    {
-        guard let identifier = children[index].identifier else { return nil }
-        return kind == .stack ? PositionalIdentifier(base: identifier, position: index).component : identifier
     }
 
     /// Calls `body` with the children of the node at `node`, in place.

@@ -69,8 +69,14 @@ public struct ScreenNode: Sendable, Equatable {
 
     /// The path component of child `index`: a stack appends the child's position.
     func component(ofChild index: Int) -> String? {
-        guard let identifier = children[index].identifier else { return nil }
-        return kind == .stack ? PositionalIdentifier(base: identifier, position: index).component : identifier
+        Self.component(of: children[index].identifier, at: index, under: kind)
+    }
+
+    /// The path component of a child with `identifier` at `position` under a node of `kind`: a
+    /// stack appends the child's position; nil for a child without identifier.
+    static func component(of identifier: String?, at position: Int, under kind: DeclarationNode.Kind) -> String? {
+        guard let identifier else { return nil }
+        return kind == .stack ? PositionalIdentifier(base: identifier, position: position).component : identifier
     }
 
     /// How the node is named in a display path when it has no identifier.
