@@ -576,14 +576,14 @@ public final class FileStore: RestorationStore {
     private func rejectJournaled(
         _ key: StoreKey, archive: String, journal: String, to destination: String
     ) throws(StoreError) {
+        let content = try? readWhileLocked(key)
+        forget(key)
         // An archive too large to read, or not readable at all, is rejected as its file is.
-        guard let content = try? readWhileLocked(key) else {
-            forget(key)
+        guard let content else {
             try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
             try SystemCalls.rename(archive, to: destination, operation: .reject)
             return
         }
-        forget(key)
         guard let descriptor = try SystemCalls.createExclusively(destination, path: archive, operation: .reject)
         else {
             throw StoreError(
