@@ -106,9 +106,22 @@ public struct ArchiveEncoder: Sendable {
     }
 
     /// Encodes `value` into a new coding state and returns what `finish` makes of it.
-    private func encode<T: Encodable>(
-        _ value: T, owningLargePayloads: Bool, finish: (ArchiveEncodingState) -> Data
-    ) throws -> Data {
+    /// Encodes `value` up to the copy into its own `Data`, for an enclosing encoding to write
+    /// in place (see ``ArchivePendingEncoding``), owning its large payloads. `registers` is
+    /// asked for the CRC-32C registers of those, in the order they were encoded.
+    func encodePending<T: Encodable>(
+        _ value: T, registers: (Data) -> UInt32?
+    ) throws -> ArchivePendingEncoding {
+        try encode(value, owningLargePayloads: true) { state in
+            let pending = ArchivePendingEncoding(state: state)
+            state.resolveRegisters(registers)
+            return pending
+        }
+    }
+
+    private func encode<T: Encodable, Result>(
+        _ value: T, owningLargePayloads: Bool, finish: (ArchiveEncodingState) -> Result
+    ) throws -> Result {
         let state = ArchiveEncodingState(
             userInfo: userInfo, externalThreshold: owningLargePayloads ? Self.largePayloadSize : .max)
         state.takeContainers()

@@ -114,35 +114,143 @@ struct HierarchyArchiver {
     let encoder: ArchiveEncoder
     /// What the previous save encoded.
     let previous: Entry?
-    /// What this save encoded or reused: the next save's `previous`.
+    /// What this save encoded or reused: the next save's `previous`. For a root encoded again,
+    /// set by ``complete(archive:)``.
     private(set) var encoded: Entry?
+    /// A root encoded again, until ``complete(archive:)``.
+    private var pendingRoot: (changed: Changed, encoding: ArchivePendingEncoding)?
 
     init(encoder: ArchiveEncoder, previous: Entry?) {
         self.encoder = encoder
         self.previous = previous
     }
 
-    /// The root's encoding, or nil when the root has no identifier.
-    mutating func archive(_ tree: ScreenTree, report: inout SaveReport) throws(RestorationError) -> Data? {
+    /// The root's encoding, as the archive holds it.
+    enum Root {
+        /// Nothing changed since the previous save: its root entry, bytes and all.
+        case unchanged(Entry)
+        /// The root's record, encoded again, for the archive to write in place: the record
+        /// holds the bytes of the whole hierarchy, which are then copied once, into the archive,
+        /// rather than into the record and then again into the archive.
+        case pending(ArchivePendingEncoding)
+    }
+
+    /// The root's encoding, or nil when the root has no identifier. After a root encoded again
+    /// is written into an archive, ``complete(archive:)`` makes its entry.
+    mutating func archive(_ tree: ScreenTree, report: inout SaveReport) throws(RestorationError) -> Root? {
         let previousRoot = previous?.shape.id == tree.root.identifier ? previous : nil
-        let root = try Self.withPointer(to: tree.root) { (root) throws(RestorationError) in
-            try archive(
+        let outcome = try Self.withPointer(to: tree.root) { (root) throws(RestorationError) in
+            try walk(
                 root, component: root.pointee.identifier, parent: nil, depth: 1, previous: previousRoot,
                 report: &report)
         }
-        encoded = root?.entry
-        return root?.entry.bytes
+        switch outcome {
+        case nil:
+            encoded = nil
+            return nil
+        case .unchanged(let entry)?:
+            encoded = entry
+            return .unchanged(entry)
+        case .changed(let changed)?:
+            let encoding = try changed.pending(by: encoder)
+            pendingRoot = (changed, encoding)
+            encoded = nil
+            return .pending(encoding)
+        }
+    }
+
+    /// Makes the entry of a root encoded again, once `archive` holds it: the entry's bytes are
+    /// a view of the archive's, not a copy.
+    mutating func complete(archive: Data) {
+        guard let (changed, encoding) = pendingRoot else { return }
+        pendingRoot = nil
+        if let (bytes, register) = encoding.bytes(in: archive) {
+            encoded = changed.entry(bytes: bytes, register: register)
+        } else {
+            // Not written in place (only an `ArchiveEncoder` does that): bytes of its own.
+            let bytes = encoding.data()
+            encoded = changed.entry(bytes: bytes, register: bytes.withUnsafeBytes { CRC32C.register($0) })
+        }
     }
 
     /// A node's encoding, and whether it is the previous save's, unchanged.
-    ///
-    /// The node is passed by address and its children are reached in place: a node taken out
-    /// of its parent's array (`children[i]`) is a copy, which retains all that the node holds,
-    /// for every node of every save.
     fileprivate func archive(
         _ node: UnsafePointer<ScreenNode>, component: String?, parent: IdentifierPath?, depth: Int, previous: Entry?,
         report: inout SaveReport
     ) throws(RestorationError) -> (entry: Entry, reused: Bool)? {
+        switch try walk(node, component: component, parent: parent, depth: depth, previous: previous, report: &report)
+        {
+        case nil: nil
+        case .unchanged(let entry)?: (entry, true)
+        case .changed(let changed)?: (try changed.encoded(by: encoder), false)
+        }
+    }
+
+    /// How a node came out of the walk.
+    fileprivate enum Outcome {
+        /// The node, its state and its children are the previous save's: its previous entry.
+        case unchanged(Entry)
+        /// Something changed: its record is to be encoded again.
+        case changed(Changed)
+    }
+
+    /// A node whose record is to be encoded again, with all its entry holds but the bytes.
+    fileprivate struct Changed {
+        let path: IdentifierPath
+        let shape: Shape
+        let record: ArchivedNodeRecord
+        let state: EncodedState?
+        let children: [(component: String, entry: Entry)]
+        let presented: Entry?
+
+        func entry(bytes: Data, register: UInt32) -> Entry {
+            Entry(
+                shape: shape, bytes: bytes, register: register, state: state, children: children, presented: presented)
+        }
+
+        /// The registers of the entries the record holds: every `Data` of a record (its state,
+        /// its children) is one of this save's encodings, and it holds its children's bytes,
+        /// then the presented node's, in this order.
+        private var known: KnownRegisters {
+            KnownRegisters(entries: children.map(\.entry) + (presented.map { [$0] } ?? []))
+        }
+
+        /// The node's entry, with its record encoded.
+        func encoded(by encoder: ArchiveEncoder) throws(RestorationError) -> Entry {
+            var known = known
+            do {
+                let (bytes, register) = try encoder.encodeWithRegister(record) { known.register(of: $0) }
+                return entry(bytes: bytes, register: register)
+            } catch {
+                throw failure(error)
+            }
+        }
+
+        /// The node's record, encoded for an enclosing encoding to write in place.
+        func pending(by encoder: ArchiveEncoder) throws(RestorationError) -> ArchivePendingEncoding {
+            var known = known
+            do {
+                return try encoder.encodePending(record) { known.register(of: $0) }
+            } catch {
+                throw failure(error)
+            }
+        }
+
+        private func failure(_ error: any Error) -> RestorationError {
+            RestorationError(
+                .encodingFailed, path: path, message: "cannot save the node \(path): \(error)", underlying: error)
+        }
+    }
+
+    /// Walks a node and everything under it.
+    ///
+    /// The node is passed by address and its children are reached in place: a node taken out
+    /// of its parent's array (`children[i]`) is a copy, which retains all that the node holds,
+    /// for every node of every save.
+    fileprivate func walk(
+        _ node: UnsafePointer<ScreenNode>, component: String?, parent: IdentifierPath?, depth: Int, previous: Entry?,
+        report: inout SaveReport
+    ) throws(RestorationError) -> Outcome? {
         guard let component else {
             let display = parent?.appending(node.pointee.displayName) ?? IdentifierPath([node.pointee.displayName])
             report.skipped.append(
@@ -271,7 +379,7 @@ struct HierarchyArchiver {
         {
             // Same shape, state and children (each child is its previous entry): the
             // previous entry describes this node exactly.
-            return (previous, true)
+            return .unchanged(previous)
         }
         let shape = Shape(
             id: component, kind: kind, type: type, version: version, selected: selected,
@@ -283,20 +391,10 @@ struct HierarchyArchiver {
         record.selected = selected
         if kind != .screen { record.children = children.map(\.entry.bytes) }
         if let presentedEntry { record.presented = [presentedEntry.bytes] }
-        do {
-            // Every `Data` of a record (its state, its children) is one of this save's encodings.
-            // The record holds its children's bytes, then the presented node's, in this order.
-            var known = KnownRegisters(entries: children.map(\.entry) + (presentedEntry.map { [$0] } ?? []))
-            let (bytes, register) = try encoder.encodeWithRegister(record) { known.register(of: $0) }
-            return (
-                Entry(
-                    shape: shape, bytes: bytes, register: register, state: encodedState, children: children,
-                    presented: presentedEntry), false
-            )
-        } catch {
-            throw RestorationError(
-                .encodingFailed, path: path, message: "cannot save the node \(path): \(error)", underlying: error)
-        }
+        return .changed(
+            Changed(
+                path: path, shape: shape, record: record, state: encodedState, children: children,
+                presented: presentedEntry))
     }
 
     /// A node's children as the walk encodes them.

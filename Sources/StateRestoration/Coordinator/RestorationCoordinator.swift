@@ -434,11 +434,15 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
         var archiver = HierarchyArchiver(encoder: encoder, previous: lastEncoding)
         let root = try archiver.archive(tree, report: &report)
-        lastEncoding = archiver.encoded
         var archive = RestorationArchive(
             appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: metadata, appState: nil,
-            encodedRoot: root, objects: archivedObjects.isEmpty ? nil : archivedObjects,
+            objects: archivedObjects.isEmpty ? nil : archivedObjects,
             ignoresSnapshot: ignoresSnapshotOnNextSave ? true : nil)
+        switch root {
+        case nil: break
+        case .unchanged(let entry)?: archive.encodedRoot = entry.bytes
+        case .pending(let encoding)?: archive.pendingRoot = encoding
+        }
         if let appState {
             do {
                 archive.appState = try encoder.encode(appState)
@@ -450,14 +454,19 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
         let sealed: Data
         do {
-            // The root's register is known: the checksum reads only the bytes around it.
-            let root = archiver.encoded
+            // The root's register is known (a root encoded again computes its own as it is
+            // written): the checksum reads only the bytes around it.
+            let unchanged: HierarchyArchiver.Entry? = if case .unchanged(let entry)? = root { entry } else { nil }
             sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion) { data in
-                root.flatMap { HierarchyArchiver.KnownRegisters.sameStorage($0.bytes, data) ? $0.register : nil }
+                unchanged.flatMap { HierarchyArchiver.KnownRegisters.sameStorage($0.bytes, data) ? $0.register : nil }
             }
         } catch {
             throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
         }
+        // What this save encoded is the next one's to compare with, whether or not the store
+        // takes the archive: the encodings describe the states they hold either way.
+        archiver.complete(archive: sealed)
+        lastEncoding = archiver.encoded
         log.phase("encode")
         report.budgetWarnings = configuration.budget.warnings(
             sizes: report.stateSizes, archiveBytes: sealed.count, key: configuration.storeKey)

@@ -82,6 +82,70 @@ import Testing
     }
 }
 
+/// An encoding written in place by the encoding that holds it (``ArchivePendingEncoding``), as a
+/// save writes the root's record into the archive.
+@Suite struct ArchivePendingEncodingTests {
+    struct Holder: Encodable {
+        var before: String
+        var inner: ArchivePendingEncoding
+        var after: [Int]
+    }
+
+    struct PlainHolder: Encodable {
+        var before: String
+        var inner: Data
+        var after: [Int]
+    }
+
+    @Test("Written in place, an encoding gives the bytes and register of its Data, and is a view of the output")
+    func writtenInPlace() throws {
+        var random = SplitMix64(state: 0xFEED_2026)
+        let encoder = ArchiveEncoder()
+        let registers = ArchiveRegisterTests.Registers()
+        for size in [0, 900, 5000, 70_000] {
+            let part = try encoder.encode(Data(repeating: 3, count: size))
+            let partRegister = part.withUnsafeBytes { CRC32C.register($0) }
+            registers.known.append((part, partRegister))
+            let record = ArchiveRegisterTests.record([part, part], &random)
+            let plain = try encoder.encode(record)
+            let pending = try encoder.encodePending(record) { registers.register(of: $0) }
+            #expect(pending.size == plain.count, "\(size)")
+
+            let holder = Holder(before: "x", inner: pending, after: [1, 2, 3])
+            let sealed = try encoder.encodeSealed(holder, formatVersion: 1) { registers.register(of: $0) }
+            let expected = try encoder.encode(PlainHolder(before: "x", inner: plain, after: [1, 2, 3]))
+            #expect(sealed == ArchiveEnvelope.seal(expected, formatVersion: 1), "\(size)")
+
+            let (bytes, register) = try #require(pending.bytes(in: sealed))
+            #expect(bytes == plain)
+            #expect(register == plain.withUnsafeBytes { CRC32C.register($0) })
+            #expect(bytes.withUnsafeBytes { $0.baseAddress } != nil)
+            let inside = sealed.withUnsafeBytes { whole in
+                bytes.withUnsafeBytes { view in
+                    guard let start = whole.baseAddress, let address = view.baseAddress else { return false }
+                    return address >= start && address + view.count <= start + whole.count
+                }
+            }
+            #expect(inside, "the bytes are the archive's, not a copy (\(size))")
+            #expect(pending.bytes(in: plain) == nil, "not written into another Data")
+        }
+    }
+
+    @Test("Another encoder gets the Data itself")
+    func otherEncodersGetTheData() throws {
+        let encoder = ArchiveEncoder()
+        let value = ["a": [1, 2], "b": [3]]
+        let pending = try encoder.encodePending(value) { _ in nil }
+        let json = JSONEncoder()
+        json.outputFormatting = .sortedKeys
+        #expect(
+            try json.encode(Holder(before: "x", inner: pending, after: []))
+                == json.encode(PlainHolder(before: "x", inner: try encoder.encode(value), after: [])))
+        #expect(pending.bytes(in: try encoder.encode(value)) == nil, "never written in place")
+        #expect(pending.data() == (try encoder.encode(value)))
+    }
+}
+
 /// Large outputs come from a pool of kept buffers (``ArchiveOutputPool``).
 @Suite struct ArchiveOutputPoolTests {
     @Test("An output still in use is never handed out again; freed outputs are, and their bytes are rewritten")

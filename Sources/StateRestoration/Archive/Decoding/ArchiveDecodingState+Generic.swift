@@ -9,7 +9,7 @@ extension ArchiveDecodingState {
         var p = position
         do throws(ArchiveError) {
             switch typeCache.kind(of: T.self) {
-            case .other:
+            case .other, .pendingEncoding:
                 break
             case .string: return unsafeBitCast(try readString(&p, end: size, implied: implied), to: T.self)
             case .int: return unsafeBitCast(try readInteger(Int.self, &p, end: size, implied: implied), to: T.self)

@@ -81,6 +81,9 @@ extension ArchiveEncodingState {
             return writeTypedArray(array, elementTag: ArchiveTag.date) { state, element in
                 state.writeDoublePayload(element.timeIntervalSinceReferenceDate)
             }
+        case .pendingEncoding:
+            // Once per archive: the checked cast costs nothing that matters.
+            if let pending = value as? ArchivePendingEncoding { return writePending(pending) }
         case .boolArray:
             let array = unsafeBitCast(value, to: [Bool].self)
             let frame = openFrame(tag: ArchiveTag.array)

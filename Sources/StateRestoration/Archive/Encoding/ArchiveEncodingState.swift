@@ -69,6 +69,12 @@ final class ArchiveEncodingState {
     struct External {
         var position: Int
         var data: Data
+        /// An encoding written in place of `data` (which is then empty), straight into the output.
+        var pending: ArchivePendingEncoding?
+        /// The CRC-32C register of the payload, when known: see ``resolveRegisters(_:)``.
+        var register: UInt32?
+
+        var count: Int { pending?.size ?? data.count }
     }
 
     /// `Data` payloads of at least this many bytes are external; `Int.max` (none) unless
@@ -291,6 +297,19 @@ final class ArchiveEncodingState {
     func writeData(_ value: Data) {
         appendByte(ArchiveTag.data)
         writeDataPayload(value)
+    }
+
+    /// Writes `pending` as the `Data` it stands for; ``finish()`` writes its bytes straight into
+    /// the output.
+    func writePending(_ pending: ArchivePendingEncoding) {
+        appendByte(ArchiveTag.data)
+        appendVarint(UInt64(pending.size))
+        externals.append(External(position: count, data: Data(), pending: pending))
+        if let top = openFrames.last {
+            frames[top].extra += pending.size
+        } else {
+            rootExtra += pending.size
+        }
     }
 
     @inline(__always)
@@ -545,14 +564,49 @@ final class ArchiveEncodingState {
         fillPrefix: (_ prefix: UnsafeMutableRawBufferPointer, _ archive: UnsafeRawBufferPointer, _ register: UInt32?)
             -> Void
     ) -> Data {
+        let archiveSize = close()
+        if let registers { resolveRegisters(registers) }
+        let total = prefix + archiveSize
+        let (out, capacity) = ArchiveOutputPool.take(total)
+        let register = write(into: out + prefix, withRegister: registers != nil)
+        if prefix > 0 || registers != nil {
+            fillPrefix(
+                UnsafeMutableRawBufferPointer(start: out, count: prefix),
+                UnsafeRawBufferPointer(start: out + prefix, count: archiveSize), register)
+        }
+        return ArchiveOutputPool.data(out, count: total, capacity: capacity)
+    }
+
+    /// Closes every container; returns the size of the archive ``write(into:withRegister:)``
+    /// writes.
+    func close() -> Int {
         closeFrames(above: -1)
         let namesSize =
             ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))
             + namesByteCount
-        let archiveSize = ArchiveFormat.preambleSize + namesSize + count + rootExtra
-        let total = prefix + archiveSize
-        let (out, capacity) = ArchiveOutputPool.take(total)
-        var o = prefix
+        closedSize = ArchiveFormat.preambleSize + namesSize + count + rootExtra
+        return closedSize
+    }
+
+    /// The size ``close()`` returned, which ``write(into:withRegister:)`` checks.
+    private var closedSize = -1
+
+    /// Asks `registers`, in the order the payloads were encoded, for the CRC-32C register of
+    /// each external payload of at least ``knownRegisterThreshold`` bytes (an encoding written
+    /// in place knows its own).
+    func resolveRegisters(_ registers: (Data) -> UInt32?) {
+        for index in externals.indices
+        where externals[index].pending == nil && externals[index].data.count >= Self.knownRegisterThreshold {
+            externals[index].register = registers(externals[index].data)
+        }
+    }
+
+    /// Writes the archive, preamble, field names and body with the container headers spliced
+    /// in, at `out`, which has room for the size ``close()`` returned; with `withRegister`,
+    /// returns its CRC-32C register from 0, read from the bytes except those of payloads whose
+    /// register is known.
+    func write(into out: UnsafeMutablePointer<UInt8>, withRegister: Bool) -> UInt32? {
+        var o = 0
         out[o] = ArchiveFormat.magic.0
         out[o + 1] = ArchiveFormat.magic.1
         out[o + 2] = ArchiveFormat.magic.2
@@ -571,16 +625,13 @@ final class ArchiveEncodingState {
         }
         var source = 0
         var nextExternal = 0
-        // The large payloads whose registers are known, as (offset in `out`, length, register).
+        // The payloads whose registers are known, as (offset in `out`, length, register).
         var known: [(offset: Int, count: Int, register: UInt32)] = []
         func copyExternal(_ index: Int) {
-            if let registers, externals[index].data.count >= Self.knownRegisterThreshold {
-                let run = externals[index].position - source
-                if let register = registers(externals[index].data) {
-                    known.append((o + run, externals[index].data.count, register))
-                }
+            let start = o + (externals[index].position - source)
+            if let register = self.copyExternal(index, into: out, at: &o, from: &source) {
+                known.append((start, externals[index].count, register))
             }
-            self.copyExternal(index, into: out, at: &o, from: &source)
         }
         for index in 0..<frames.count {
             let frame = frames[index]
@@ -611,43 +662,42 @@ final class ArchiveEncodingState {
         }
         (out + o).initialize(from: bytes + source, count: count - source)
         o += count - source
-        precondition(o == total, "archive size bookkeeping is wrong")
-        var register: UInt32?
-        if registers != nil {
-            // The bytes between known payloads are read; each known payload is folded in.
-            var crc: UInt32 = 0
-            var cursor = prefix
-            for payload in known {
-                crc = CRC32C.update(crc, UnsafeRawBufferPointer(start: out + cursor, count: payload.offset - cursor))
-                crc = CRC32C.shift(crc, byZeroBytes: payload.count) ^ payload.register
-                cursor = payload.offset + payload.count
-            }
-            register = CRC32C.update(crc, UnsafeRawBufferPointer(start: out + cursor, count: total - cursor))
+        precondition(o == closedSize, "archive size bookkeeping is wrong")
+        guard withRegister else { return nil }
+        // The bytes between known payloads are read; each known payload is folded in.
+        var crc: UInt32 = 0
+        var cursor = 0
+        for payload in known {
+            crc = CRC32C.update(crc, UnsafeRawBufferPointer(start: out + cursor, count: payload.offset - cursor))
+            crc = CRC32C.shift(crc, byZeroBytes: payload.count) ^ payload.register
+            cursor = payload.offset + payload.count
         }
-        if prefix > 0 || registers != nil {
-            fillPrefix(
-                UnsafeMutableRawBufferPointer(start: out, count: prefix),
-                UnsafeRawBufferPointer(start: out + prefix, count: archiveSize), register)
-        }
-        return ArchiveOutputPool.data(out, count: total, capacity: capacity)
+        return CRC32C.update(crc, UnsafeRawBufferPointer(start: out + cursor, count: o - cursor))
     }
 
-    /// Copies the raw bytes up to external payload `index`, then the payload.
+    /// Copies the raw bytes up to external payload `index`, then the payload (an encoding
+    /// written in place writes itself); returns the payload's register if known.
     @inline(__always)
     private func copyExternal(
         _ index: Int, into out: UnsafeMutablePointer<UInt8>, at o: inout Int, from source: inout Int
-    ) {
+    ) -> UInt32? {
         let external = externals[index]
         let run = external.position - source
         (out + o).initialize(from: bytes + source, count: run)
         o += run
+        source = external.position
+        if let pending = external.pending {
+            let register = pending.write(into: out + o)
+            o += pending.size
+            return register
+        }
         external.data.withUnsafeBytes { payload in
             if let base = payload.baseAddress {
                 UnsafeMutableRawPointer(out + o).copyMemory(from: base, byteCount: payload.count)
             }
         }
         o += external.data.count
-        source = external.position
+        return external.register
     }
 
     /// The bytes of a closed container's header after its tag (see ``finish()``).

@@ -9,6 +9,8 @@ enum ArchiveKnownType: UInt8 {
     case float, data, url, decimal
     case stringArray, intArray, int64Array, int32Array, uintArray, uint64Array, uint32Array
     case doubleArray, floatArray, uuidArray, dateArray, boolArray
+    /// An ``ArchivePendingEncoding``: written as the `Data` it stands for (encoding only).
+    case pendingEncoding
 
     /// Metadata identities in raw-value order, starting at `.string`.
     static let identities: [ObjectIdentifier] = [
@@ -23,6 +25,7 @@ enum ArchiveKnownType: UInt8 {
         ObjectIdentifier([Int32].self), ObjectIdentifier([UInt].self), ObjectIdentifier([UInt64].self),
         ObjectIdentifier([UInt32].self), ObjectIdentifier([Double].self), ObjectIdentifier([Float].self),
         ObjectIdentifier([UUID].self), ObjectIdentifier([Date].self), ObjectIdentifier([Bool].self),
+        ObjectIdentifier(ArchivePendingEncoding.self),
     ]
 
     /// Looks `type` up in ``identities`` (a short linear scan).
