@@ -193,6 +193,77 @@ import Testing
         }
     }
 
+    struct XY: Encodable {
+        var x = 1
+        var y = 2
+    }
+
+    struct YZX: Encodable {
+        var y = 1
+        var z = 2
+        var x = 3
+    }
+
+    /// The field names of a standalone encoding's name table, in order.
+    static func nameTable(_ data: Data) throws -> [String] {
+        var bytes = Array(data.dropFirst(4))
+        let count = Int(bytes.removeFirst())
+        bytes.removeFirst()  // the table's byte length
+        var names: [String] = []
+        for _ in 0..<count {
+            let length = Int(bytes.removeFirst())
+            names.append(String(decoding: bytes.prefix(length), as: UTF8.self))
+            bytes.removeFirst(length)
+        }
+        return names
+    }
+
+    @Test("each encode numbers its field names in order of first use, whatever encodes before it met")
+    func nameTableOrderAcrossEncodes() throws {
+        for _ in 0..<3 {
+            #expect(try Self.nameTable(ArchiveEncoder().encode(XY())) == ["x", "y"])
+            #expect(try Self.nameTable(ArchiveEncoder().encode(YZX())) == ["y", "z", "x"])
+            #expect(try Self.nameTable(ArchiveEncoder().encode([YZX(), YZX()])) == ["y", "z", "x"])
+        }
+        #expect(try ArchiveValue(decoding: ArchiveEncoder().encode(YZX()))["x"] == .int(3))
+    }
+
+    @Test("an encode of more distinct names than a kept book holds, then ordinary encodes, come out right")
+    func manyNames() throws {
+        let wide = Dictionary(uniqueKeysWithValues: (0..<3000).map { ("key-\($0)-of-a-wide-dictionary", $0) })
+        for _ in 0..<2 {
+            let data = try ArchiveEncoder().encode(wide)
+            #expect(try ArchiveDecoder().decode([String: Int].self, from: data) == wide)
+            #expect(try Self.nameTable(ArchiveEncoder().encode(YZX())) == ["y", "z", "x"])
+        }
+    }
+
+    /// Keeps its container and then fails, so that the encode ends with the container open.
+    final class FailingEscaper: Encodable {
+        enum CodingKeys: String, CodingKey { case x, late }
+        var kept: KeyedEncodingContainer<CodingKeys>?
+
+        struct Failure: Error {}
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(1, forKey: .x)
+            kept = container
+            throw Failure()
+        }
+    }
+
+    @Test("a container left open by a failed encode can still be written, without reaching later encodes")
+    func escapedFromFailedEncode() throws {
+        let escaper = FailingEscaper()
+        #expect(throws: FailingEscaper.Failure.self) { try ArchiveEncoder().encode(escaper) }
+        let reference = try ArchiveEncoder().encode(YZX())
+        // Its encode is over and gave its name book back: the write gets a book of its own.
+        try escaper.kept?.encode(2, forKey: .late)
+        #expect(throws: EncodingError.self) { try escaper.kept?.encode(3, forKey: .x) }
+        #expect(try ArchiveEncoder().encode(YZX()) == reference)
+    }
+
     struct CodingMismatch: Error, CustomStringConvertible {
         var what: String
         var description: String { "a concurrent \(what) gave another result than a serial one" }

@@ -131,6 +131,44 @@ import Testing
         }
     }
 
+    /// Writes `width` distinct keys, each also inside a nested container of the same names, then
+    /// key `repeated` again when it is set.
+    struct Wide: Encodable {
+        /// A key of any name.
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ name: String) { stringValue = name }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        var width: Int
+        var repeated: Int?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for index in 0..<width {
+                var nested = container.nestedContainer(keyedBy: Key.self, forKey: .init("k\(index)"))
+                for inner in 0...index { try nested.encode(inner, forKey: .init("k\(inner)")) }
+            }
+            if let repeated { try container.encode(0, forKey: .init("k\(repeated)")) }
+        }
+    }
+
+    @Test("a key written twice is found among the first 64 names and past them; a nested container may reuse names")
+    func duplicateKeysBelowAndPast64() throws {
+        let data = try ArchiveEncoder().encode(Wide(width: 80, repeated: nil))
+        let tree = try ArchiveValue(decoding: data)
+        #expect(tree["k79"]?["k79"] == .int(79))
+        #expect(tree["k70"]?["k3"] == .int(3))
+        for repeated in [0, 5, 63, 64, 79] {
+            #expect(throws: EncodingError.self, "k\(repeated)") {
+                try ArchiveEncoder().encode(Wide(width: 80, repeated: repeated))
+            }
+        }
+    }
+
     @Test("a type that encodes nothing round trips as an empty value")
     func emptyValue() throws {
         try expectRoundTrip(EmptyState())

@@ -23,8 +23,12 @@ final class ArchiveEncodingState {
     struct Frame {
         /// Offset in the raw buffer just after the container's tag byte.
         var contentStart: Int
-        /// Number of entries (keyed) or elements (unkeyed) written so far.
+        /// Number of elements written so far (unkeyed; a keyed container's entries are not
+        /// counted, the format does not store their number).
         var count = 0
+        /// Keyed: the name indices below 64 its entries used, one bit each, to find a key
+        /// written twice; larger ones are tracked in ``keyOwner``.
+        var keys: UInt64 = 0
         /// Bytes inside this container that are not in the raw buffer: headers of closed
         /// containers nested in it, and external payloads (see ``External``).
         var extra = 0
@@ -51,8 +55,16 @@ final class ArchiveEncodingState {
 
     // The field-name table, in order of first use.
     @exclusivity(unchecked) var names: [String] = []
-    @exclusivity(unchecked) var indexByName: [String: Int] = [:]
     @exclusivity(unchecked) var namesByteCount = 0
+    /// Finds a key's name-table index: from ``ArchiveNameBook/take()`` for the length of the
+    /// encode (see ``takeContainers()``), then nil (a container that escaped the encode gets a
+    /// book of its own, see ``nameIndex(for:)``).
+    @exclusivity(unchecked) var book: ArchiveNameBook? {
+        didSet { unmanagedBook = book.map { Unmanaged.passUnretained($0) } }
+    }
+    /// ``book``, read without reference counting on every key (a retain and a release per key
+    /// cost more than the book saves); valid whenever `book` is set.
+    @exclusivity(unchecked) private var unmanagedBook: Unmanaged<ArchiveNameBook>?
 
     @exclusivity(unchecked) var frames = ArchiveScratch<Frame>(capacity: 64)
     @exclusivity(unchecked) var openFrames = ArchiveScratch<Int>(capacity: 16)
@@ -85,8 +97,9 @@ final class ArchiveEncodingState {
     let externalThreshold: Int
     @exclusivity(unchecked) var externals: [External] = []
 
-    /// `keyOwner[name]` is the open keyed container that last wrote `name`, for
-    /// duplicate-key detection; the undo log restores it when a container closes.
+    /// `keyOwner[name]` is the open keyed container that last wrote `name`, for duplicate-key
+    /// detection of the names from 64 on (see ``Frame/keys``); the undo log restores it when a
+    /// container closes.
     @exclusivity(unchecked) var keyOwner = ArchiveScratch<Int>(capacity: 64)
     /// Pairs of (name index, previous owner), pushed per key and popped on close.
     @exclusivity(unchecked) var undo = ArchiveScratch<Int>(capacity: 128)
@@ -100,8 +113,6 @@ final class ArchiveEncodingState {
     /// Reusable keyed-container wrappers: from ``ArchiveContainerPool/encoding`` for the
     /// length of one encode (see ``takeContainers()``); afterwards empty and retired.
     let containers = ArchiveContainerCache()
-    /// Cache from a key string's raw bits to its name index; see ``nameIndex(for:)``.
-    @exclusivity(unchecked) var nameCache = ArchiveNameCache()
     let userInfo: [CodingUserInfoKey: any Sendable]
 
     init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096, externalThreshold: Int = .max) {
@@ -109,9 +120,7 @@ final class ArchiveEncodingState {
         self.externalThreshold = externalThreshold
         self.capacity = capacity
         self.bytes = .allocate(capacity: capacity)
-        // Typical models have tens of field names; growing the table rehashes every name.
         names.reserveCapacity(64)
-        indexByName.reserveCapacity(64)
     }
 
     deinit {
@@ -345,30 +354,48 @@ final class ArchiveEncodingState {
     /// The index of `name` in the field-name table, adding it on first use.
     ///
     /// Keys are almost always the same string instances over and over (the literals of
-    /// synthesized `CodingKeys`), so the lookup first probes a cache keyed by the string's
-    /// two raw words: a small string's words are its contents, a large string's words
-    /// identify its (immutable, retained by the cache) storage, so equal words imply equal
-    /// strings. Misses fall back to a dictionary.
+    /// synthesized `CodingKeys`), so the book first probes a cache keyed by the string's two
+    /// raw words: a small string's words are its contents, a large string's words identify its
+    /// (immutable, retained by the cache) storage, so equal words imply equal strings. Misses
+    /// fall back to a dictionary. The book's number for the name gives the index in this
+    /// encode's table, if the name was used in it already (see ``ArchiveNameBook``).
     @inline(__always)
     func nameIndex(for name: String) -> Int {
-        let words = ArchiveNameCache.words(of: name)
-        if let index = nameCache.index(for: words) { return index }
-        return nameIndexSlow(for: name, words: words)
+        return (unmanagedBook ?? privateBook())._withUnsafeGuaranteedRef { book in
+            let words = ArchiveNameCache.words(of: name)
+            let number = book.cache.index(for: words) ?? book.number(of: name, words: words)
+            if book.stamps[number] == book.epoch { return book.indices[number] }
+            return firstUse(number, in: book)
+        }
     }
 
+    /// Adds the name `number` of `book` to the name table.
     @inline(never)
-    func nameIndexSlow(for name: String, words: (UInt64, UInt64)) -> Int {
-        // One hash of `name`: look up and insert through the same subscript access.
-        let candidate = names.count
-        let index = Self.indexOrInsert(&indexByName[name, default: -1], candidate)
-        if index == candidate {
-            names.append(name)
-            keyOwner.append(-1)
-            let length = name.utf8.count
-            namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
-        }
-        nameCache.insert(words, index: index, keepingAlive: name)
+    func firstUse(_ number: Int, in book: ArchiveNameBook) -> Int {
+        let name = book.names[number]
+        let index = names.count
+        names.append(name)
+        keyOwner.append(-1)
+        let length = name.utf8.count
+        namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
+        book.stamps[number] = book.epoch
+        book.indices[number] = index
         return index
+    }
+
+    /// A book for a container used after its encode gave the pooled one back.
+    @inline(never)
+    private func privateBook() -> Unmanaged<ArchiveNameBook> {
+        let book = ArchiveNameBook()
+        book.begin()
+        // Its numbers are not the pooled book's: the names already in the table are found again.
+        for name in names {
+            let number = book.number(of: name, words: ArchiveNameCache.words(of: name))
+            book.stamps[number] = book.epoch
+            book.indices[number] = number
+        }
+        self.book = book
+        return Unmanaged.passUnretained(book)
     }
 
     @inline(__always)
@@ -446,13 +473,19 @@ final class ArchiveEncodingState {
             guard activateSlow(frame) else { return .closed }
         }
         let name = nameIndex(for: key)
-        let owner = keyOwner[name]
-        if owner == frame { return .duplicateKey }
-        undo.append(name)
-        undo.append(owner)
-        keyOwner[name] = frame
+        if name < 64 {
+            let bit: UInt64 = 1 &<< UInt64(name)
+            let keys = frames[frame].keys
+            if keys & bit != 0 { return .duplicateKey }
+            frames[frame].keys = keys | bit
+        } else {
+            let owner = keyOwner[name]
+            if owner == frame { return .duplicateKey }
+            undo.append(name)
+            undo.append(owner)
+            keyOwner[name] = frame
+        }
         appendVarint(UInt64(name))
-        frames[frame].count &+= 1
         return .ok
     }
 

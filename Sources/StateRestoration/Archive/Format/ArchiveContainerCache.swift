@@ -272,15 +272,21 @@ final class ArchiveContainerPool: @unchecked Sendable {
 }
 
 extension ArchiveEncodingState {
-    /// Takes a cache from ``ArchiveContainerPool/encoding`` for this encode.
+    /// Takes a cache from ``ArchiveContainerPool/encoding``, and a name book, for this encode.
     func takeContainers() {
         ArchiveContainerPool.encoding.take(into: containers, for: self)
+        book = ArchiveNameBook.take()
     }
 
-    /// Gives the cached wrappers back when the encode is over; the state's cache is left
-    /// empty, so a container that escaped the encode cannot reach the pooled wrappers.
+    /// Gives the cached wrappers and the name book back when the encode is over; the state's
+    /// cache is left empty and its book nil, so a container that escaped the encode cannot
+    /// reach the pooled ones.
     func returnContainers() {
         ArchiveContainerPool.encoding.put(from: containers)
+        if let book {
+            self.book = nil
+            ArchiveNameBook.put(book)
+        }
     }
 
     /// A `KeyedEncodingContainer` writing into `frame`, reusing a cached wrapper when possible.
