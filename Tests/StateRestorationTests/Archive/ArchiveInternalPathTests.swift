@@ -64,3 +64,46 @@ import Testing
         #expect(CRC32C.shift(crc, byZeroBytes: 1) == register)
     }
 }
+
+/// The decoder's inline skip of a value (``ArchiveDecodingState/skipSimpleValue(at:end:)``), which
+/// indexes keyed containers, agrees with the full one.
+@Suite struct ArchiveSkipTests {
+    @Test("Wherever the inline skip answers, skipValue gives the same end; it never answers past the end")
+    func inlineSkipAgrees() throws {
+        var random = SplitMix64(state: 0x5C1B_2026)
+        var answered = 0
+        for _ in 0..<400 {
+            let count = Int.random(in: 1...300, using: &random)
+            // Mostly small bytes, so that lengths and varints often fit.
+            let payload = (0..<count).map { _ in
+                Bool.random(using: &random)
+                    ? UInt8.random(in: 0...20, using: &random) : UInt8.random(in: 0...255, using: &random)
+            }
+            let state = try ArchiveDecodingState(
+                copying: ArchiveEncoder().encode(Data(payload)), maximumDepth: 10, userInfo: [:])
+            let end = state.size
+            for position in (end - count)..<end {
+                guard let simple = state.skipSimpleValue(at: position, end: end) else { continue }
+                answered += 1
+                #expect(simple <= end)
+                #expect((try? state.skipValue(at: position, end: end, implied: ArchiveTag.none)) == simple)
+            }
+        }
+        #expect(answered > 10_000, "the inline skip answered for most positions")
+    }
+
+    @Test("The skip table gives every tag of the format its payload rule, and rejects the rest")
+    func skipRules() {
+        for tag in 0...255 {
+            let rule = ArchiveTag.skipRule(UInt8(tag))
+            #expect((rule == ArchiveTag.skipInvalid) == !ArchiveTag.isValid(UInt8(tag)), "tag \(tag)")
+        }
+        #expect(ArchiveTag.skipRule(ArchiveTag.float64) == 8)
+        #expect(ArchiveTag.skipRule(ArchiveTag.uuid) == 16)
+        #expect(ArchiveTag.skipRule(0x25) == 5, "a keyed container of 5 bytes")
+        #expect(ArchiveTag.skipRule(0x83) == 3, "a string of 3 bytes")
+        #expect(ArchiveTag.skipRule(0x13) == ArchiveTag.skipVarint, "a decimal double")
+        #expect(ArchiveTag.skipRule(0xC2) == ArchiveTag.skipLength, "an array of 2 elements")
+        #expect(ArchiveTag.skipRule(ArchiveTag.typedArray) == ArchiveTag.skipCountAndLength)
+    }
+}

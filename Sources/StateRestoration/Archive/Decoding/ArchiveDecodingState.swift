@@ -363,21 +363,60 @@ final class ArchiveDecodingState {
 
     // MARK: - Skipping
 
+    /// The offset just past the tagged value at `p`, found without a call when the value has a
+    /// fixed size, is a varint of at most 8 bytes, or has a length (after a count) of at most 2
+    /// bytes; nil otherwise, or when the value would end past `end`: ``skipValue(at:end:implied:)``
+    /// then skips it (or says what is wrong).
+    @inline(__always)
+    func skipSimpleValue(at p: Int, end: Int) -> Int? {
+        // The tag and the three bytes after it can be read.
+        guard end &- p >= 4 else { return nil }
+        let rule = ArchiveTag.skipRule(bytes[p])
+        var q = p &+ 1
+        switch rule {
+        case ..<ArchiveTag.skipVarint:
+            q &+= Int(rule)
+        case ArchiveTag.skipVarint:
+            guard end &- q >= 8 else { return nil }
+            // The first byte without its high bit ends the varint.
+            let stops = ~loadUInt64(at: q) & 0x8080_8080_8080_8080
+            guard stops != 0 else { return nil }
+            return q &+ 1 &+ stops.trailingZeroBitCount / 8
+        case ArchiveTag.skipLength, ArchiveTag.skipCountAndLength:
+            if rule == ArchiveTag.skipCountAndLength {
+                guard bytes[q] < 0x80 else { return nil }
+                q &+= 1
+            }
+            let low = bytes[q]
+            if low < 0x80 {
+                q &+= 1 &+ Int(low)
+            } else {
+                let high = bytes[q &+ 1]
+                guard high < 0x80 else { return nil }
+                q &+= 2 &+ (Int(low & 0x7F) | Int(high) &<< 7)
+            }
+        default:
+            return nil
+        }
+        return q <= end ? q : nil
+    }
+
     /// Returns the offset just past the value at `p`, checking only its extent.
+    ///
+    /// One table lookup tells what follows the tag (``ArchiveTag/skipRule(_:)``), rather than a
+    /// branch per tag range: a decode skips every entry of every keyed container once, to index
+    /// it.
     func skipValue(at p: Int, end: Int, implied: UInt8) throws(ArchiveError) -> Int {
         var q = p
         let tag = try readTag(&q, end: end, implied: implied)
-        let fixed: Int
-        switch tag {
-        case ArchiveTag.null, ArchiveTag.boolFalse, ArchiveTag.boolTrue:
-            return q
-        case 0x40...0x7F:
-            return q
-        case 0x80...0xBF:
-            fixed = Int(tag & 0x3F)
-        case 0x20...0x3F:
-            fixed = Int(tag & 0x1F)
-        case ArchiveTag.int, ArchiveTag.uint, 0x10...0x1F:
+        let rule = ArchiveTag.skipRule(tag)
+        if rule < ArchiveTag.skipVarint {
+            let fixed = Int(rule)
+            guard end &- q >= fixed else { throw truncated(at: q, "\(fixed)-byte \(ArchiveTag.name(tag))") }
+            return q &+ fixed
+        }
+        switch rule {
+        case ArchiveTag.skipVarint:
             // Skip a varint: continuation bytes, then the last one.
             while q < end && bytes[q] >= 0x80 && q &- p < 11 { q &+= 1 }
             guard q < end else { throw truncated(at: q, "a varint (integer)") }
@@ -386,27 +425,16 @@ final class ArchiveDecodingState {
                     .invalidValue, "archive varint (integer) at byte \(p + 1) overflows 64 bits", offset: p + 1)
             }
             return q &+ 1
-        case ArchiveTag.float32:
-            fixed = 4
-        case ArchiveTag.float64, ArchiveTag.date:
-            fixed = 8
-        case ArchiveTag.uuid:
-            fixed = 16
-        case ArchiveTag.string, ArchiveTag.data, ArchiveTag.url:
-            let length = try readLength(&q, end: end, ArchiveTag.name(tag))
-            return q &+ length
-        case ArchiveTag.array, ArchiveTag.typedArray:
+        case ArchiveTag.skipCountAndLength:
             _ = try readVarint(&q, end: end, "element count")
             let length = try readLength(&q, end: end, ArchiveTag.name(tag))
             return q &+ length
-        case ArchiveTag.keyed, 0xC0...0xDF:
+        case ArchiveTag.skipLength:
             let length = try readLength(&q, end: end, ArchiveTag.name(tag))
             return q &+ length
         default:
             throw invalidTag(tag, at: p)
         }
-        guard end &- q >= fixed else { throw truncated(at: q, "\(fixed)-byte \(ArchiveTag.name(tag))") }
-        return q &+ fixed
     }
 
     // MARK: - Containers
@@ -456,19 +484,13 @@ final class ArchiveDecodingState {
             stamps[nameIndex] = serial
             arena.append(nameIndex)
             arena.append(p)
-            // Inline the commonest values: a small integer or a short string in the tag.
-            if p < end {
-                let tag = bytes[p]
-                if tag & 0xC0 == ArchiveTag.fixInt {
-                    p &+= 1
-                    continue
-                }
-                if tag & 0xC0 == ArchiveTag.fixString, end &- p > Int(tag & 0x3F) {
-                    p &+= 1 &+ Int(tag & 0x3F)
-                    continue
-                }
+            // Inline the commonest values: those of a fixed size (packed in the tag or not) and
+            // short varints.
+            if let next = skipSimpleValue(at: p, end: end) {
+                p = next
+            } else {
+                p = try skipValue(at: p, end: end, implied: ArchiveTag.none)
             }
-            p = try skipValue(at: p, end: end, implied: ArchiveTag.none)
         }
         guard p == end else {
             throw ArchiveError(

@@ -148,7 +148,11 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         let elementPosition = position
         let next: Int
         do throws(ArchiveError) {
-            next = try state.skipValue(at: elementPosition, end: end, implied: implied)
+            if implied == ArchiveTag.none, let simple = state.skipSimpleValue(at: elementPosition, end: end) {
+                next = simple
+            } else {
+                next = try state.skipValue(at: elementPosition, end: end, implied: implied)
+            }
         } catch {
             throw state.decodingError(error, type: type, depth: depth, key: ArchiveIndexKey(currentIndex))
         }

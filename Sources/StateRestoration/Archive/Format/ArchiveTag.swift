@@ -53,6 +53,40 @@ enum ArchiveTag {
     /// Sentinel for "no implied tag": the tag is read from the input.
     static let none: UInt8 = 0xFF
 
+    // MARK: Skipping
+
+    /// ``skipRule(_:)``: a varint payload follows the tag.
+    static let skipVarint: UInt8 = 0x80
+    /// ``skipRule(_:)``: a varint byte length, then that many bytes.
+    static let skipLength: UInt8 = 0x81
+    /// ``skipRule(_:)``: a varint element count, a varint byte length, then that many bytes.
+    static let skipCountAndLength: UInt8 = 0x82
+    /// ``skipRule(_:)``: not a tag.
+    static let skipInvalid: UInt8 = 0xFF
+
+    /// What follows `tag` in the archive: below ``skipVarint``, a payload of that many bytes;
+    /// otherwise one of the `skip` rules above.
+    @inline(__always)
+    static func skipRule(_ tag: UInt8) -> UInt8 {
+        skipRules.withUnsafeBufferPointer { $0[Int(tag)] }
+    }
+
+    /// ``skipRule(_:)`` for every byte, from the table at the top of ArchiveFormat.md.
+    private static let skipRules: [UInt8] = (0...255).map { (tag: Int) -> UInt8 in
+        switch tag {
+        case 0x00...0x02, 0x40...0x7F: 0
+        case 0x03, 0x04, 0x10...0x1F: skipVarint
+        case 0x05: 4
+        case 0x06, 0x09: 8
+        case 0x0A: 16
+        case 0x07, 0x08, 0x0B, 0x0E, 0xC0...0xDF: skipLength
+        case 0x0C, 0x0D: skipCountAndLength
+        case 0x20...0x3F: UInt8(tag & 0x1F)
+        case 0x80...0xBF: UInt8(tag & 0x3F)
+        default: skipInvalid
+        }
+    }
+
     /// Whether `tag` may be the element tag of a typed array.
     @inline(__always)
     static func isTypedElement(_ tag: UInt8) -> Bool {
