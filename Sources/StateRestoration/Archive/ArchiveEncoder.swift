@@ -122,10 +122,13 @@ public struct ArchiveEncoder: Sendable {
     private func encode<T: Encodable, Result>(
         _ value: T, owningLargePayloads: Bool, finish: (ArchiveEncodingState) -> Result
     ) throws -> Result {
-        let state = ArchiveEncodingState(
+        var state = ArchiveEncodingState.make(
             userInfo: userInfo, externalThreshold: owningLargePayloads ? Self.largePayloadSize : .max)
         state.takeContainers()
-        defer { state.returnContainers() }
+        defer {
+            state.returnContainers()
+            ArchiveEncodingState.recycle(&state)
+        }
         try state.encodeGeneric(value, parent: -1, depth: 0)
         return finish(state)
     }

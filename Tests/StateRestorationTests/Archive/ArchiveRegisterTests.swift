@@ -131,6 +131,23 @@ import Testing
         }
     }
 
+    @Test("An encoding waiting to be written keeps its own state while other encodes run")
+    func pendingSurvivesOtherEncodes() throws {
+        let encoder = ArchiveEncoder()
+        let record = ArchiveRegisterTests.Record(
+            name: "pending", parts: [Data(repeating: 9, count: 5000), Data([1, 2])], tail: nil)
+        let plain = try encoder.encode(record)
+        let pending = try encoder.encodePending(record) { _ in nil }
+        // Later encodes take states from the pool; none may be the pending one's.
+        for index in 0..<20 {
+            let other = ArchiveRegisterTests.Record(name: "other \(index)", parts: [Data(count: index)], tail: nil)
+            #expect(try ArchiveDecoder().decode(ArchiveRegisterTests.Record.self, from: encoder.encode(other)) == other)
+        }
+        #expect(pending.data() == plain)
+        let sealed = try encoder.encodeSealed(Holder(before: "", inner: pending, after: []), formatVersion: 1)
+        #expect(try pending.bytes(in: sealed)?.data == plain)
+    }
+
     @Test("Another encoder gets the Data itself")
     func otherEncodersGetTheData() throws {
         let encoder = ArchiveEncoder()

@@ -244,7 +244,7 @@ final class ArchiveContainerPool: @unchecked Sendable {
     static let maximumCount = 4
 
     private let lock = NSLock()
-    private var caches: [ArchiveContainerCache] = []
+    @exclusivity(unchecked) private var caches: [ArchiveContainerCache] = []
 
     /// Moves the wrappers of a pooled cache, if there is one, into `cache` (an empty cache
     /// of a coding call that starts) and points them at `state`.

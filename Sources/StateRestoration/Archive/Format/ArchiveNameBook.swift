@@ -38,7 +38,7 @@ final class ArchiveNameBook: @unchecked Sendable {
     /// An `NSLock` rather than `Synchronization.Mutex`, as for ``ArchiveContainerPool`` (which
     /// says why).
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var pool: [ArchiveNameBook] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var pool: [ArchiveNameBook] = []
 
     /// A book for an encode that starts: a pooled one if there is one, with a new epoch.
     static func take() -> ArchiveNameBook {
