@@ -69,16 +69,19 @@ public struct ArchiveDecoder: Sendable {
     ///   `valueNotFound` or `keyNotFound` when they do not match `type`, or any error
     ///   `type`'s `init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let state: ArchiveDecodingState
+        var state: ArchiveDecodingState
         do throws(ArchiveError) {
-            state = try ArchiveDecodingState(copying: data, maximumDepth: maximumDepth, userInfo: userInfo)
+            state = try ArchiveDecodingState.make(copying: data, maximumDepth: maximumDepth, userInfo: userInfo)
         } catch {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error)
             )
         }
         state.takeContainers()
-        defer { state.returnContainers() }
+        defer {
+            state.returnContainers()
+            ArchiveDecodingState.recycle(&state)
+        }
         return try state.decodeGeneric(T.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
     }
 }

@@ -264,6 +264,48 @@ import Testing
         #expect(try ArchiveEncoder().encode(YZX()) == reference)
     }
 
+    /// Keeps the container it decoded from.
+    final class KeepingDecoder: Decodable, @unchecked Sendable {
+        enum CodingKeys: String, CodingKey { case x, name }
+        let kept: KeyedDecodingContainer<CodingKeys>
+        let x: Int
+
+        init(from decoder: any Decoder) throws {
+            kept = try decoder.container(keyedBy: CodingKeys.self)
+            x = try kept.decode(Int.self, forKey: .x)
+        }
+    }
+
+    struct XName: Codable, Equatable {
+        var x: Int
+        var name: String
+    }
+
+    @Test("a container kept past its decode reads its own input, never a later decode's")
+    func keptDecoderContainer() throws {
+        let first = try ArchiveDecoder().decode(
+            KeepingDecoder.self, from: ArchiveEncoder().encode(XName(x: 1, name: "first")))
+        for index in 0..<20 {
+            let other = XName(x: 100 + index, name: String(repeating: "o", count: index))
+            #expect(try ArchiveDecoder().decode(XName.self, from: ArchiveEncoder().encode(other)) == other)
+        }
+        #expect(first.x == 1)
+        #expect(try first.kept.decode(String.self, forKey: .name) == "first")
+        #expect(try first.kept.decode(Int.self, forKey: .x) == 1)
+    }
+
+    @Test("decodes of inputs that fail, then succeed, on reused states come out right")
+    func decodesAfterFailures() throws {
+        let good = XName(x: 7, name: "seven")
+        let data = try ArchiveEncoder().encode(good)
+        for cut in [0, 3, 5, data.count - 1] {
+            #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(XName.self, from: data.prefix(cut)) }
+            #expect(try ArchiveDecoder().decode(XName.self, from: data) == good, "after a cut at \(cut)")
+        }
+        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([Int].self, from: data) }
+        #expect(try ArchiveDecoder().decode(XName.self, from: data) == good)
+    }
+
     struct CodingMismatch: Error, CustomStringConvertible {
         var what: String
         var description: String { "a concurrent \(what) gave another result than a serial one" }

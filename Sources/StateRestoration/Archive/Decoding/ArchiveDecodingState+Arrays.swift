@@ -99,6 +99,12 @@ struct ArchiveConformanceCache<Value: Sendable>: Sendable {
         guard isDirty else { return }
         shared.withLock { $0.table.merge(table) }
     }
+
+    /// Publishes to `shared` and goes on as a cache that has learned nothing since.
+    mutating func publishAndKeep(to shared: borrowing Mutex<Self>) {
+        publish(to: shared)
+        isDirty = false
+    }
 }
 
 /// The conformance caches every decode starts from.

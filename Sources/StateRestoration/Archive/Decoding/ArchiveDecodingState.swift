@@ -17,11 +17,14 @@ import Foundation
 /// checks (which cost more than the work on these hot paths) can never fire.
 final class ArchiveDecodingState {
     /// A private copy of the input, so that a `Decoder` that escapes its `init(from:)`
-    /// can never read freed memory.
-    let bytes: UnsafeMutablePointer<UInt8>
-    let size: Int
-    let maximumDepth: Int
-    let userInfo: [CodingUserInfoKey: any Sendable]
+    /// can never read freed memory (a state that anything still holds is never reused, see
+    /// ``recycle(_:)``).
+    @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
+    /// The bytes allocated at ``bytes``.
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var size: Int
+    @exclusivity(unchecked) private(set) var maximumDepth: Int
+    @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: any Sendable]
 
     /// The field-name table.
     @exclusivity(unchecked) var names: [String] = []
@@ -63,20 +66,98 @@ final class ArchiveDecodingState {
         maximumDepth: Int,
         userInfo: [CodingUserInfoKey: any Sendable]
     ) throws(ArchiveError) {
-        let size = data.count
-        self.size = size
-        self.bytes = .allocate(capacity: Swift.max(size, 1))
-        data.copyBytes(to: bytes, count: size)
+        size = 0
+        capacity = Swift.max(data.count, 1)
+        bytes = .allocate(capacity: capacity)
         self.maximumDepth = maximumDepth
         self.userInfo = userInfo
-        let (allowance, overflow) = size.multipliedReportingOverflow(by: Self.reservePerInputByte)
-        self.reservationAllowance = overflow ? .max : allowance
-        try readPreamble()
+        try start(copying: data)
     }
 
     deinit {
         bytes.deallocate()
         decodableArrays.publish(to: ArchiveSharedConformances.decodableArrays)
+    }
+
+    /// Copies `data` and reads its preamble; see ``init(copying:maximumDepth:userInfo:)``.
+    private func start(copying data: Data) throws(ArchiveError) {
+        size = data.count
+        if capacity < size {
+            bytes.deallocate()
+            capacity = size
+            bytes = .allocate(capacity: capacity)
+        }
+        data.copyBytes(to: bytes, count: size)
+        let (allowance, overflow) = size.multipliedReportingOverflow(by: Self.reservePerInputByte)
+        reservationAllowance = overflow ? .max : allowance
+        try readPreamble()
+    }
+
+    // MARK: - Reuse
+
+    /// The states of finished decodes, for later decodes to take up (``make(copying:maximumDepth:userInfo:)``,
+    /// ``recycle(_:)``): a decode then starts without allocating its buffers and caches
+    /// (filling a new state's caches was most of a small decode's 29,000 instructions).
+    ///
+    /// An `NSLock`, as for ``ArchiveContainerPool`` (which says why).
+    private static let poolLock = NSLock()
+    @exclusivity(unchecked) nonisolated(unsafe) private static var pool: [ArchiveDecodingState] = []
+    /// States kept: as many as decodes that run at once, commonly.
+    static let maximumPooled = 4
+    /// A state that copied more input than this, or met more names than
+    /// ``maximumKeptNames``, is not kept, so that pooled states stay small.
+    static let maximumKeptCapacity = 1 << 20
+    static let maximumKeptNames = 4096
+
+    /// A state for a decode of `data` that starts: a pooled one if there is one.
+    static func make(
+        copying data: Data, maximumDepth: Int, userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws(ArchiveError) -> ArchiveDecodingState {
+        poolLock.lock()
+        let pooled = pool.popLast()
+        poolLock.unlock()
+        guard var state = pooled else {
+            return try ArchiveDecodingState(copying: data, maximumDepth: maximumDepth, userInfo: userInfo)
+        }
+        state.maximumDepth = maximumDepth
+        state.userInfo = userInfo
+        do {
+            try state.start(copying: data)
+        } catch {
+            recycle(&state)
+            throw error
+        }
+        return state
+    }
+
+    /// Keeps the state of a decode that is over (after ``returnContainers()``) for a later one,
+    /// unless something else still holds it (a decoder or container that escaped the decode),
+    /// so that nothing that escaped a decode can ever read a later decode's input.
+    static func recycle(_ state: inout ArchiveDecodingState) {
+        guard isKnownUniquelyReferenced(&state), state.capacity <= maximumKeptCapacity,
+            state.names.count <= maximumKeptNames
+        else { return }
+        state.reset()
+        poolLock.lock()
+        if pool.count < maximumPooled { pool.append(state) }
+        poolLock.unlock()
+    }
+
+    /// Forgets the decode that is over, keeping the memory of its buffers and caches.
+    private func reset() {
+        size = 0
+        userInfo = [:]
+        names.removeAll(keepingCapacity: true)
+        indexByName.removeAll(keepingCapacity: true)
+        nameCache.removeAll()
+        decodableArrays.publishAndKeep(to: ArchiveSharedConformances.decodableArrays)
+        rootPosition = 0
+        arena.truncate(to: 0)
+        // `stamps` keeps its values: all are below `serial`, which only grows.
+        nesting = 0
+        path.removeAll(keepingCapacity: true)
+        // Nothing holds this state, so no container of its last decode can reach the cache.
+        containers.isRetired = false
     }
 
     private func readPreamble() throws(ArchiveError) {
@@ -146,9 +227,8 @@ final class ArchiveDecodingState {
                 offset: p
             )
         }
-        stamps = ArchiveScratch(repeating: 0, count: names.count)
-        // Each keyed entry takes at least two input bytes and two arena slots.
-        arena = ArchiveScratch(capacity: Swift.min(size / 2, 1 << 16) + 16)
+        // A stamp per name; any below `serial` (a reused state's) is as good as 0.
+        while stamps.count < names.count { stamps.append(0) }
         rootPosition = p
         let rootEnd = try skipValue(at: p, end: size, implied: ArchiveTag.none)
         guard rootEnd == size else {

@@ -40,6 +40,14 @@ struct ArchiveNameCache {
         }
     }
 
+    /// Forgets every cached index, keeping the memory.
+    mutating func removeAll() {
+        guard count > 0 else { return }
+        for slot in indices.indices { indices[slot] = Self.empty }
+        keptAlive.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
     /// Caches `index` for `key`'s words, unless they are cached already or the cache is
     /// half full. `string`, the key the words came from, is kept alive if given.
     mutating func insert(_ key: (UInt64, UInt64), index: Int, keepingAlive string: String?) {
