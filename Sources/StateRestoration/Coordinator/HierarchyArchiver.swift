@@ -48,6 +48,8 @@ struct HierarchyArchiver {
     final class Entry: Sendable {
         /// The node's own fields, with its children named by path component.
         let shape: Shape
+        /// Where the node was saved.
+        let path: IdentifierPath
         let bytes: Data
         /// The CRC-32C register of `bytes` (``CRC32C/register(_:)``): a parent's record, and
         /// the archive's checksum, fold it in rather than read the bytes again.
@@ -59,10 +61,11 @@ struct HierarchyArchiver {
         let presented: Entry?
 
         init(
-            shape: Shape, bytes: Data, register: UInt32, state: EncodedState?,
+            shape: Shape, path: IdentifierPath, bytes: Data, register: UInt32, state: EncodedState?,
             children: [(component: String, entry: Entry)], presented: Entry?
         ) {
             self.shape = shape
+            self.path = path
             self.bytes = bytes
             self.register = register
             self.state = state
@@ -205,7 +208,8 @@ struct HierarchyArchiver {
 
         func entry(bytes: Data, register: UInt32) -> Entry {
             Entry(
-                shape: shape, bytes: bytes, register: register, state: state, children: children, presented: presented)
+                shape: shape, path: path, bytes: bytes, register: register, state: state, children: children,
+                presented: presented)
         }
 
         /// The registers of the entries the record holds: every `Data` of a record (its state,
@@ -259,7 +263,11 @@ struct HierarchyArchiver {
                     message: "\(display) has no restoration identifier; it and everything under it are not saved"))
             return nil
         }
-        let path = parent?.appending(component) ?? IdentifierPath([component])
+        // The previous save's entry here was found by this node's path (the root by its
+        // identifier, each child by its component under its parent's previous entry), so it
+        // holds this path already: reusing it saves making one for every node of every save.
+        let path = previous?.path ?? parent?.appending(component) ?? IdentifierPath([component])
+        assert(path == parent?.appending(component) ?? IdentifierPath([component]), "an entry saved at another path")
         // A launch reads no deeper (a bound against hostile archives): an archive with a
         // deeper node would be written only to be rejected.
         guard depth <= ArchivedNode.maximumDepth else {
