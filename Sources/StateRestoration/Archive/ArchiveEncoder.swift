@@ -105,7 +105,6 @@ public struct ArchiveEncoder: Sendable {
         return (data, result)
     }
 
-    /// Encodes `value` into a new coding state and returns what `finish` makes of it.
     /// Encodes `value` up to the copy into its own `Data`, for an enclosing encoding to write
     /// in place (see ``ArchivePendingEncoding``), owning its large payloads. `registers` is
     /// asked for the CRC-32C registers of those, in the order they were encoded.
@@ -119,6 +118,8 @@ public struct ArchiveEncoder: Sendable {
         }
     }
 
+    /// Encodes `value` with a coding state (a pooled one when there is one) and returns what
+    /// `finish` makes of it.
     private func encode<T: Encodable, Result>(
         _ value: T, owningLargePayloads: Bool, finish: (ArchiveEncodingState) -> Result
     ) throws -> Result {

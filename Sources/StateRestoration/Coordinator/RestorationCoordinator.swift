@@ -464,7 +464,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
         }
         // What this save encoded is the next one's to compare with, whether or not the store
-        // takes the archive: the encodings describe the states they hold either way.
+        // takes the archive: the encodings describe the states they hold either way. (A save
+        // that failed before this point leaves the previous save's, which is as correct.)
         archiver.complete(archive: sealed)
         lastEncoding = archiver.encoded
         log.phase("encode")

@@ -37,7 +37,8 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(
         of: ArchiveSharedConformances.decodableArrays)
     /// Reusable keyed-container wrappers: from ``ArchiveContainerPool/decoding`` for the
-    /// length of one decode (see ``takeContainers()``); afterwards empty and retired.
+    /// length of one decode (see ``takeContainers()``); afterwards empty and retired, until a
+    /// later decode reuses the state (``recycle(_:)``).
     let containers = ArchiveContainerCache()
     /// Offset of the root value.
     @exclusivity(unchecked) var rootPosition = 0
@@ -105,18 +106,18 @@ final class ArchiveDecodingState {
     /// States kept: as many as decodes that run at once, commonly.
     static let maximumPooled = 4
     /// A state that copied more input than this, or met more names than
-    /// ``maximumKeptNames``, is not kept, so that pooled states stay small.
+    /// ``maximumKeptNames``, is not kept, so that pooled states stay small (their other
+    /// buffers grow with the input's nesting, not its size).
     static let maximumKeptCapacity = 1 << 20
     static let maximumKeptNames = 4096
+    /// A state whose container index grew past this many slots is not kept either.
+    static let maximumKeptArena = 1 << 16
 
     /// A state for a decode of `data` that starts: a pooled one if there is one.
     static func make(
         copying data: Data, maximumDepth: Int, userInfo: [CodingUserInfoKey: any Sendable]
     ) throws(ArchiveError) -> ArchiveDecodingState {
-        poolLock.lock()
-        let pooled = pool.popLast()
-        poolLock.unlock()
-        guard var state = pooled else {
+        guard var state = takePooled() else {
             return try ArchiveDecodingState(copying: data, maximumDepth: maximumDepth, userInfo: userInfo)
         }
         state.maximumDepth = maximumDepth
@@ -130,12 +131,19 @@ final class ArchiveDecodingState {
         return state
     }
 
+    /// A pooled state, if there is one (the only reference to it once returned).
+    private static func takePooled() -> ArchiveDecodingState? {
+        poolLock.lock()
+        defer { poolLock.unlock() }
+        return pool.popLast()
+    }
+
     /// Keeps the state of a decode that is over (after ``returnContainers()``) for a later one,
     /// unless something else still holds it (a decoder or container that escaped the decode),
     /// so that nothing that escaped a decode can ever read a later decode's input.
     static func recycle(_ state: inout ArchiveDecodingState) {
         guard isKnownUniquelyReferenced(&state), state.capacity <= maximumKeptCapacity,
-            state.names.count <= maximumKeptNames
+            state.names.count <= maximumKeptNames, state.arena.count <= maximumKeptArena
         else { return }
         state.reset()
         poolLock.lock()

@@ -7,8 +7,8 @@ import Foundation
 /// A container's header (its element count and byte length) is not known until the
 /// container is closed, so the buffer holds each container's tag followed directly by
 /// its content; the closed container's count and payload length are recorded in a
-/// ``Frame``, and ``finish()`` splices the headers in while it copies the buffer into
-/// the final `Data` (one pass, no memmove per container).
+/// ``Frame``, and ``write(into:withRegister:)`` (for ``finish()``) splices the headers in
+/// while it copies the buffer into the output (one pass, no memmove per container).
 ///
 /// Containers are closed in stack order: writing to a container closes every container
 /// opened inside it since. Writing to a container after it was closed that way is an
@@ -73,7 +73,7 @@ final class ArchiveEncodingState {
     @exclusivity(unchecked) var rootExtra = 0
 
     /// A `Data` payload of at least ``externalThreshold`` bytes that is not copied into
-    /// the raw buffer: ``finish()`` copies it into the output at `position`, the raw
+    /// the raw buffer: ``write(into:withRegister:)`` copies it into the output at `position`, the raw
     /// buffer's offset just after its length. A node that holds its children's
     /// encodings, or an archive that holds its root's, then copies those bytes once
     /// rather than twice, and its buffer stays small. The payload's length is counted
@@ -90,7 +90,7 @@ final class ArchiveEncodingState {
     }
 
     /// `Data` payloads of at least this many bytes are external; `Int.max` (none) unless
-    /// the caller owns every `Data` encoded: a payload is read at ``finish()``, so a
+    /// the caller owns every `Data` encoded: a payload is read when the output is written, so a
     /// `Data(bytesNoCopy:count:deallocator: .none)` made inside a type's `encode(to:)` over
     /// memory that scope frees would be read after it is gone. The coordinator's node
     /// records and archive body hold only `Data` that the coordinator's own encodes made.
@@ -111,7 +111,8 @@ final class ArchiveEncodingState {
     @exclusivity(unchecked) var pendingSlot = -1
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
     /// Reusable keyed-container wrappers: from ``ArchiveContainerPool/encoding`` for the
-    /// length of one encode (see ``takeContainers()``); afterwards empty and retired.
+    /// length of one encode (see ``takeContainers()``); afterwards empty and retired, until a
+    /// later encode reuses the state (``recycle(_:)``).
     let containers = ArchiveContainerCache()
     @exclusivity(unchecked) var userInfo: [CodingUserInfoKey: any Sendable]
 
@@ -146,15 +147,19 @@ final class ArchiveEncodingState {
 
     /// A state for an encode that starts: a pooled one if there is one.
     static func make(userInfo: [CodingUserInfoKey: any Sendable], externalThreshold: Int) -> ArchiveEncodingState {
-        poolLock.lock()
-        let pooled = pool.popLast()
-        poolLock.unlock()
-        guard let state = pooled else {
+        guard let state = takePooled() else {
             return ArchiveEncodingState(userInfo: userInfo, externalThreshold: externalThreshold)
         }
         state.userInfo = userInfo
         state.externalThreshold = externalThreshold
         return state
+    }
+
+    /// A pooled state, if there is one (the only reference to it once returned).
+    private static func takePooled() -> ArchiveEncodingState? {
+        poolLock.lock()
+        defer { poolLock.unlock() }
+        return pool.popLast()
     }
 
     /// Keeps the state of an encode that is over (after ``returnContainers()``) for a later one,
@@ -173,6 +178,7 @@ final class ArchiveEncodingState {
 
     /// Forgets the encode that is over, keeping the buffers' memory.
     private func reset() {
+        book = nil
         count = 0
         names.removeAll(keepingCapacity: true)
         namesByteCount = 0
@@ -357,7 +363,7 @@ final class ArchiveEncodingState {
             value.withUnsafeBytes { appendRaw($0) }
             return
         }
-        // Copied once, by finish(), straight into the output.
+        // Copied once, when the output is written, straight into it.
         externals.append(External(position: count, data: value))
         if let top = openFrames.last {
             frames[top].extra += value.count
@@ -371,8 +377,8 @@ final class ArchiveEncodingState {
         writeDataPayload(value)
     }
 
-    /// Writes `pending` as the `Data` it stands for; ``finish()`` writes its bytes straight into
-    /// the output.
+    /// Writes `pending` as the `Data` it stands for; ``write(into:withRegister:)`` has it write its
+    /// bytes straight into the output.
     func writePending(_ pending: ArchivePendingEncoding) {
         appendByte(ArchiveTag.data)
         appendVarint(UInt64(pending.size))
@@ -677,11 +683,16 @@ final class ArchiveEncodingState {
     /// writes.
     func close() -> Int {
         closeFrames(above: -1)
+        closedSize = outputSize
+        return closedSize
+    }
+
+    /// The size of the archive the bytes so far make.
+    private var outputSize: Int {
         let namesSize =
             ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))
             + namesByteCount
-        closedSize = ArchiveFormat.preambleSize + namesSize + count + rootExtra
-        return closedSize
+        return ArchiveFormat.preambleSize + namesSize + count + rootExtra
     }
 
     /// The size ``close()`` returned, which ``write(into:withRegister:)`` checks.
@@ -702,6 +713,9 @@ final class ArchiveEncodingState {
     /// returns its CRC-32C register from 0, read from the bytes except those of payloads whose
     /// register is known.
     func write(into out: UnsafeMutablePointer<UInt8>, withRegister: Bool) -> UInt32? {
+        // Nothing may have been written since `close()` sized the output (a container that
+        // escaped a pending encoding, say): the caller's buffer has room for that size only.
+        precondition(openFrames.count == 0 && outputSize == closedSize, "archive written after it was closed")
         var o = 0
         out[o] = ArchiveFormat.magic.0
         out[o + 1] = ArchiveFormat.magic.1
@@ -796,7 +810,7 @@ final class ArchiveEncodingState {
         return external.register
     }
 
-    /// The bytes of a closed container's header after its tag (see ``finish()``).
+    /// The bytes of a closed container's header after its tag (see ``write(into:withRegister:)``).
     @inline(__always)
     static func headerSize(tag: UInt8, count: Int, payloadLength: Int) -> Int {
         switch tag {

@@ -34,9 +34,12 @@ final class ArchivePendingEncoding: Encodable, @unchecked Sendable {
     }
 
     /// The bytes as a view of `output`, into which an enclosing encoding wrote them, and
-    /// their register; nil if they were not written into `output`.
+    /// their register; nil if they were not written into `output`. Asked once, right after the
+    /// enclosing encoding: the address of the write is forgotten, since once that output is
+    /// freed its memory may hold another.
     func bytes(in output: Data) -> (data: Data, register: UInt32)? {
         guard let written else { return nil }
+        self.written = nil
         let offset = output.withUnsafeBytes { buffer in buffer.baseAddress.map { $0.distance(to: written.address) } }
         guard let offset, offset >= 0, offset <= output.count - size else { return nil }
         let start = output.startIndex + offset

@@ -12,8 +12,8 @@ import Foundation
 /// encode's if the stamp is the encode's ``epoch``.
 ///
 /// Books go back to a pool when their encode is over (``take()``, ``put(_:)``). A book that
-/// has met more than ``maximumKeptCount`` names (a dictionary's keys, say) is not kept, so a
-/// pooled book stays small.
+/// has met more than ``maximumKeptCount`` names (a dictionary's keys, say), or whose word cache
+/// is full, is not kept, so a pooled book stays small and fast.
 ///
 /// `@unchecked Sendable`: a book is used by one encode at a time, and moves between an encode
 /// and the pool under the pool's lock.
@@ -50,9 +50,11 @@ final class ArchiveNameBook: @unchecked Sendable {
         return book
     }
 
-    /// Gives back the book of an encode that is over.
+    /// Gives back the book of an encode that is over. A book whose word cache is full is not
+    /// kept either: every name it meets after that would be looked up by its text in every
+    /// later encode (long keys made at run time, such as a dictionary's, each take an entry).
     static func put(_ book: ArchiveNameBook) {
-        guard book.names.count <= maximumKeptCount else { return }
+        guard book.names.count <= maximumKeptCount, !book.cache.isFull else { return }
         lock.lock()
         if pool.count < maximumPooled { pool.append(book) }
         lock.unlock()
