@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 // Arrays of types without a dedicated encoding ([Coordinate], [Attachment], [Tab] …).
 //
@@ -89,27 +88,56 @@ struct ArchiveConformanceCache<Value: Sendable>: Sendable {
     }
 
     /// A copy of `shared`.
-    static func copy(of shared: borrowing Mutex<Self>) -> Self {
-        shared.withLock { $0 }
+    static func copy(of shared: ArchiveSharedConformanceCache<Value>) -> Self {
+        shared.snapshot()
     }
 
     /// Adds what this cache learned to `shared` (decodes running at the same time each add
     /// theirs).
-    func publish(to shared: borrowing Mutex<Self>) {
+    func publish(to shared: ArchiveSharedConformanceCache<Value>) {
         guard isDirty else { return }
-        shared.withLock { $0.table.merge(table) }
+        shared.merge(table)
     }
 
     /// Publishes to `shared` and goes on as a cache that has learned nothing since.
-    mutating func publishAndKeep(to shared: borrowing Mutex<Self>) {
+    mutating func publishAndKeep(to shared: ArchiveSharedConformanceCache<Value>) {
         publish(to: shared)
         isDirty = false
+    }
+
+    /// Adds every pair of `other`.
+    fileprivate mutating func merge(_ other: ArchiveTypeTable<Value?>) {
+        table.merge(other)
+    }
+}
+
+/// A process-wide ``ArchiveConformanceCache``, under an `NSLock` rather than
+/// `Synchronization.Mutex`, as for ``ArchiveContainerPool`` (which says why: ThreadSanitizer
+/// does not see the hand-off through `Mutex`'s contended path on Linux).
+///
+/// `@unchecked Sendable`: `cache` is read and written only under `lock`.
+final class ArchiveSharedConformanceCache<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache = ArchiveConformanceCache<Value>()
+
+    /// A copy of the cache (copy-on-write: a retain).
+    func snapshot() -> ArchiveConformanceCache<Value> {
+        lock.lock()
+        defer { lock.unlock() }
+        return cache
+    }
+
+    /// Adds the pairs of `table`.
+    func merge(_ table: ArchiveTypeTable<Value?>) {
+        lock.lock()
+        defer { lock.unlock() }
+        cache.merge(table)
     }
 }
 
 /// The conformance caches every decode starts from.
 enum ArchiveSharedConformances {
-    static let decodableArrays = Mutex(ArchiveConformanceCache<any ArchiveDecodableArray.Type>())
+    static let decodableArrays = ArchiveSharedConformanceCache<any ArchiveDecodableArray.Type>()
 }
 
 extension ArchiveDecodingState {
