@@ -544,9 +544,10 @@ final class ArchiveEncodingState {
         let name = nameIndex(for: key)
         if name < 64 {
             let bit: UInt64 = 1 &<< UInt64(name)
-            let keys = frames[frame].keys
-            if keys & bit != 0 { return .duplicateKey }
-            frames[frame].keys = keys | bit
+            // `frame` is the innermost open container, so in range.
+            let entry = frames.uncheckedAddress(frame)
+            if entry.pointee.keys & bit != 0 { return .duplicateKey }
+            entry.pointee.keys |= bit
         } else {
             let owner = keyOwner[name]
             if owner == frame { return .duplicateKey }

@@ -37,6 +37,14 @@ struct ArchiveScratch<Element: BitwiseCopyable>: ~Copyable {
     }
 
     /// The last element, or nil when empty.
+    /// The address of element `index`, which the caller knows is in range (checked in debug
+    /// builds only); valid until the next append.
+    @inline(__always)
+    func uncheckedAddress(_ index: Int) -> UnsafeMutablePointer<Element> {
+        assert(index >= 0 && index < count, "archive scratch index out of range")
+        return base + index
+    }
+
     var last: Element? {
         @inline(__always) get { count > 0 ? base[count &- 1] : nil }
     }
