@@ -99,12 +99,7 @@ final class ArchiveDecodingState {
     /// The states of finished decodes, for later decodes to take up (``make(copying:maximumDepth:userInfo:)``,
     /// ``recycle(_:)``): a decode then starts without allocating its buffers and caches
     /// (filling a new state's caches was most of a small decode's 29,000 instructions).
-    ///
-    /// An `NSLock`, as for ``ArchiveContainerPool`` (which says why).
-    private static let poolLock = NSLock()
-    @exclusivity(unchecked) nonisolated(unsafe) private static var pool: [ArchiveDecodingState] = []
-    /// States kept: as many as decodes that run at once, commonly.
-    static let maximumPooled = 4
+    private static let pool = ArchiveObjectPool<ArchiveDecodingState>()
     /// A state that copied more input than this, or met more names than
     /// ``maximumKeptNames``, is not kept, so that pooled states stay small (their other
     /// buffers grow with the input's nesting, not its size).
@@ -117,7 +112,7 @@ final class ArchiveDecodingState {
     static func make(
         copying data: Data, maximumDepth: Int, userInfo: [CodingUserInfoKey: any Sendable]
     ) throws(ArchiveError) -> ArchiveDecodingState {
-        guard var state = takePooled() else {
+        guard var state = pool.take() else {
             return try ArchiveDecodingState(copying: data, maximumDepth: maximumDepth, userInfo: userInfo)
         }
         state.maximumDepth = maximumDepth
@@ -131,13 +126,6 @@ final class ArchiveDecodingState {
         return state
     }
 
-    /// A pooled state, if there is one (the only reference to it once returned).
-    private static func takePooled() -> ArchiveDecodingState? {
-        poolLock.lock()
-        defer { poolLock.unlock() }
-        return pool.popLast()
-    }
-
     /// Keeps the state of a decode that is over (after ``returnContainers()``) for a later one,
     /// unless something else still holds it (a decoder or container that escaped the decode),
     /// so that nothing that escaped a decode can ever read a later decode's input.
@@ -146,9 +134,7 @@ final class ArchiveDecodingState {
             state.names.count <= maximumKeptNames, state.arena.count <= maximumKeptArena
         else { return }
         state.reset()
-        poolLock.lock()
-        if pool.count < maximumPooled { pool.append(state) }
-        poolLock.unlock()
+        pool.put(state)
     }
 
     /// Forgets the decode that is over, keeping the memory of its buffers and caches.

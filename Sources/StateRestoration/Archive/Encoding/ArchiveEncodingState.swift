@@ -134,12 +134,7 @@ final class ArchiveEncodingState {
     /// ``recycle(_:)``): an encode then starts with buffers already grown to the size encodes
     /// need, and without allocating them (a small encode's fixed cost was 17,000 instructions, and
     /// growing the container and byte buffers of the benchmark's medium tree 2 % of its encode).
-    ///
-    /// An `NSLock`, as for ``ArchiveContainerPool`` (which says why).
-    private static let poolLock = NSLock()
-    @exclusivity(unchecked) nonisolated(unsafe) private static var pool: [ArchiveEncodingState] = []
-    /// States kept: as many as encodes that run at once, commonly.
-    static let maximumPooled = 4
+    private static let pool = ArchiveObjectPool<ArchiveEncodingState>()
     /// A state whose raw buffer grew past this many bytes, or that opened more containers than
     /// ``maximumKeptFrames``, is not kept, so that pooled states stay small.
     static let maximumKeptCapacity = 1 << 20
@@ -147,19 +142,12 @@ final class ArchiveEncodingState {
 
     /// A state for an encode that starts: a pooled one if there is one.
     static func make(userInfo: [CodingUserInfoKey: any Sendable], externalThreshold: Int) -> ArchiveEncodingState {
-        guard let state = takePooled() else {
+        guard let state = pool.take() else {
             return ArchiveEncodingState(userInfo: userInfo, externalThreshold: externalThreshold)
         }
         state.userInfo = userInfo
         state.externalThreshold = externalThreshold
         return state
-    }
-
-    /// A pooled state, if there is one (the only reference to it once returned).
-    private static func takePooled() -> ArchiveEncodingState? {
-        poolLock.lock()
-        defer { poolLock.unlock() }
-        return pool.popLast()
     }
 
     /// Keeps the state of an encode that is over (after ``returnContainers()``) for a later one,
@@ -171,9 +159,7 @@ final class ArchiveEncodingState {
             state.frames.count <= maximumKeptFrames
         else { return }
         state.reset()
-        poolLock.lock()
-        if pool.count < maximumPooled { pool.append(state) }
-        poolLock.unlock()
+        pool.put(state)
     }
 
     /// Forgets the encode that is over, keeping the buffers' memory.

@@ -32,20 +32,11 @@ final class ArchiveNameBook: @unchecked Sendable {
 
     /// Books kept with more names than this are dropped rather than pooled.
     static let maximumKeptCount = 1024
-    /// Books kept: as many as encodes that run at once, commonly.
-    static let maximumPooled = 4
-
-    /// An `NSLock` rather than `Synchronization.Mutex`, as for ``ArchiveContainerPool`` (which
-    /// says why).
-    private static let lock = NSLock()
-    @exclusivity(unchecked) nonisolated(unsafe) private static var pool: [ArchiveNameBook] = []
+    private static let pool = ArchiveObjectPool<ArchiveNameBook>()
 
     /// A book for an encode that starts: a pooled one if there is one, with a new epoch.
     static func take() -> ArchiveNameBook {
-        lock.lock()
-        let pooled = pool.popLast()
-        lock.unlock()
-        let book = pooled ?? ArchiveNameBook()
+        let book = pool.take() ?? ArchiveNameBook()
         book.begin()
         return book
     }
@@ -55,9 +46,7 @@ final class ArchiveNameBook: @unchecked Sendable {
     /// later encode (long keys made at run time, such as a dictionary's, each take an entry).
     static func put(_ book: ArchiveNameBook) {
         guard book.names.count <= maximumKeptCount, !book.cache.isFull else { return }
-        lock.lock()
-        if pool.count < maximumPooled { pool.append(book) }
-        lock.unlock()
+        pool.put(book)
     }
 
     /// Starts an encode: no name has its stamp.
