@@ -350,11 +350,17 @@ final class ArchiveEncodingState {
             return
         }
         // Copied once, when the output is written, straight into it.
-        externals.append(External(position: count, data: value))
+        addExternal(External(position: count, data: value))
+    }
+
+    /// Records a payload that the output gets at the current position without the raw buffer
+    /// holding it, and counts its bytes in the enclosing container's length.
+    private func addExternal(_ external: External) {
+        externals.append(external)
         if let top = openFrames.last {
-            frames[top].extra += value.count
+            frames[top].extra += external.count
         } else {
-            rootExtra += value.count
+            rootExtra += external.count
         }
     }
 
@@ -368,12 +374,7 @@ final class ArchiveEncodingState {
     func writePending(_ pending: ArchivePendingEncoding) {
         appendByte(ArchiveTag.data)
         appendVarint(UInt64(pending.size))
-        externals.append(External(position: count, data: Data(), pending: pending))
-        if let top = openFrames.last {
-            frames[top].extra += pending.size
-        } else {
-            rootExtra += pending.size
-        }
+        addExternal(External(position: count, data: Data(), pending: pending))
     }
 
     @inline(__always)
