@@ -5,13 +5,19 @@ import Foundation
 /// children carry their position; a custom container chooses which children are
 /// preserved.
 ///
-/// Saving is incremental, at two levels. A screen whose state (after its
+/// Saving is incremental, at three levels. A screen whose state (after its
 /// will-encode hook) equals the state encoded at the same path by the previous
 /// save reuses those bytes instead of being encoded again. A node whose own
 /// fields, state and children all came out the same reuses its whole encoding,
 /// so a save where one screen changed re-encodes only the nodes on the way from
-/// that screen to the root. The bytes of a state or a node depend on nothing but
-/// their values, so reuse never changes what is written.
+/// that screen to the root. And a node whose children (and presented node) are in
+/// the same array storage as at the previous save, which the previous save's entry
+/// keeps, has the same children as then: when all of them are plain values
+/// (``PlainScreenTypes``), nothing could have changed them, and their walk is
+/// skipped, so a save of a tree edited in place (a `ScreenTree` copy shares the
+/// storage of every array it did not change) visits the changed branches only.
+/// The bytes of a state or a node depend on nothing but their values, so reuse
+/// never changes what is written.
 struct HierarchyArchiver {
     /// A state's encoding by a save, kept for the next one (a class: passed on by a retain).
     /// Always a ``TypedEncodedState``, which holds the state itself; `stateType` names the
@@ -22,10 +28,16 @@ struct HierarchyArchiver {
         let data: Data
         /// The type of the state this encodes: `TypedEncodedState`'s `State`.
         let stateType: ObjectIdentifier
+        /// The type of the screen whose state this is.
+        let screenType: ObjectIdentifier
+        /// Whether that type is plain (``PlainScreenTypes``).
+        let screenIsPlain: Bool
 
-        fileprivate init(data: Data, stateType: ObjectIdentifier) {
+        fileprivate init(data: Data, stateType: ObjectIdentifier, screenType: ObjectIdentifier, screenIsPlain: Bool) {
             self.data = data
             self.stateType = stateType
+            self.screenType = screenType
+            self.screenIsPlain = screenIsPlain
         }
     }
 
@@ -34,9 +46,12 @@ struct HierarchyArchiver {
     final class TypedEncodedState<State: Sendable>: EncodedState, @unchecked Sendable {
         let state: State
 
-        fileprivate init(state: State, data: Data) {
+        fileprivate init<Screen: RestorableScreen>(state: State, data: Data, screen: Screen.Type, isPlain: Bool)
+        where Screen.State == State {
             self.state = state
-            super.init(data: data, stateType: ObjectIdentifier(State.self))
+            super.init(
+                data: data, stateType: ObjectIdentifier(State.self), screenType: ObjectIdentifier(Screen.self),
+                screenIsPlain: isPlain)
         }
     }
 
@@ -59,10 +74,21 @@ struct HierarchyArchiver {
         let children: [(component: String, entry: Entry)]
         /// The entry of the node presented over this one.
         let presented: Entry?
+        /// The node's children and presented node as the save found them. Kept, so that their
+        /// storage is not reused for other nodes, to be compared with the next save's.
+        let nodes: Nodes
+        /// Whether every node under this one is a plain value: a screen of a plain type
+        /// (``PlainScreenTypes``) or a stack or tabs, with no custom container and no node
+        /// skipped. The next save then finds the same children in the same storage to be the
+        /// same save, and reuses them without walking them.
+        let childrenArePlain: Bool
+        /// Whether this node, too, is plain: its screen, if any, is of a plain type, and it is
+        /// not a custom container.
+        let isPlain: Bool
 
         init(
             shape: Shape, path: IdentifierPath, bytes: Data, register: UInt32, state: EncodedState?,
-            children: [(component: String, entry: Entry)], presented: Entry?
+            children: [(component: String, entry: Entry)], presented: Entry?, nodes: Nodes, childrenArePlain: Bool
         ) {
             self.shape = shape
             self.path = path
@@ -71,6 +97,21 @@ struct HierarchyArchiver {
             self.state = state
             self.children = children
             self.presented = presented
+            self.nodes = nodes
+            self.childrenArePlain = childrenArePlain
+            self.isPlain = childrenArePlain && (state?.screenIsPlain ?? true)
+        }
+
+        /// Reports this node and every node under it as saved again, unchanged, in the order
+        /// a walk reports them.
+        func reportUnchanged(into report: inout SaveReport) {
+            report.savedPaths.append(path)
+            if let state, let type = shape.type {
+                report.stateSizes.append(.init(path: path, typeKey: type, byteCount: state.data.count))
+                report.reusedStateCount += 1
+            }
+            for child in children { child.entry.reportUnchanged(into: &report) }
+            presented?.reportUnchanged(into: &report)
         }
 
         /// The child saved under `component`, looked for first at `index` (where an
@@ -83,6 +124,23 @@ struct HierarchyArchiver {
                 candidate += 1
             }
             return children.first { $0.component == component }?.entry
+        }
+    }
+
+    /// A node's children and presented node, as arrays whose storage is compared.
+    struct Nodes: Sendable {
+        let children: [ScreenNode]
+        let presented: [ScreenNode]
+
+        /// Whether `node` holds its children and presented node in these arrays' storage.
+        func areStorage(of node: UnsafePointer<ScreenNode>) -> Bool {
+            Self.same(children, node.pointee.children) && Self.same(presented, node.pointee.presentedStorage)
+        }
+
+        private static func same(_ a: [ScreenNode], _ b: [ScreenNode]) -> Bool {
+            a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+            }
         }
     }
 
@@ -205,11 +263,13 @@ struct HierarchyArchiver {
         let state: EncodedState?
         let children: [(component: String, entry: Entry)]
         let presented: Entry?
+        let nodes: Nodes
+        let childrenArePlain: Bool
 
         func entry(bytes: Data, register: UInt32) -> Entry {
             Entry(
                 shape: shape, path: path, bytes: bytes, register: register, state: state, children: children,
-                presented: presented)
+                presented: presented, nodes: nodes, childrenArePlain: childrenArePlain)
         }
 
         /// The registers of the entries the record holds: every `Data` of a record (its state,
@@ -299,83 +359,106 @@ struct HierarchyArchiver {
         // The children's encodings, and whether each is its previous one. Kept in one value
         // passed `inout` (not variables a local function captures, which the compiler checks
         // for exclusive access at run time on every use).
-        var collected = Collected(capacity: node.pointee.children.count, parent: path, depth: depth, previous: previous)
-        switch kind {
-        case .screen:
-            break
-        case .stack:
-            try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
-                guard let base = nodes.baseAddress else { return }
-                for index in nodes.indices {
-                    guard
-                        let childComponent = ScreenNode.component(of: nodes[index].identifier, at: index, under: .stack)
-                    else {
-                        try collected.add(base + index, nil, archiver: self, report: &report)
-                        for above in nodes.indices.dropFirst(index + 1) {
-                            let name =
-                                ScreenNode.component(of: nodes[above].identifier, at: above, under: .stack)
-                                ?? nodes[above].displayName
-                            report.skipped.append(
-                                SkippedScreen(
-                                    path: path.appending(name), reason: .stackTruncated,
-                                    message: "\(path.appending(name)) is above a screen without identifier on its stack"
-                                ))
-                        }
-                        break
-                    }
-                    try collected.add(base + index, childComponent, archiver: self, report: &report)
-                }
-            }
-        case .tabs:
-            try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
-                guard let base = nodes.baseAddress else { return }
-                for index in nodes.indices {
-                    try collected.add(base + index, nodes[index].identifier, archiver: self, report: &report)
-                }
-            }
-            selected = node.pointee.selectedChild?.identifier
-        case .container:
-            let identifiers = node.pointee.children.map(\.identifier)
-            let preserved =
-                (node.pointee.screen as? any RestorableContainer)?.childrenToPreserve(identifiers)
-                ?? identifiers.compactMap { $0 }
-            try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
-                guard let base = nodes.baseAddress else { return }
-                for index in nodes.indices {
-                    guard let identifier = nodes[index].identifier else {
-                        try collected.add(base + index, nil, archiver: self, report: &report)
-                        continue
-                    }
-                    if !preserved.contains(identifier) {
-                        report.skipped.append(
-                            SkippedScreen(
-                                path: path.appending(identifier), reason: .notPreserved,
-                                message: "\(path) chose not to preserve its child \(identifier)"))
-                    }
-                }
-                var added: Set<String> = []
-                for identifier in preserved where added.insert(identifier).inserted {
-                    guard let index = nodes.firstIndex(where: { $0.identifier == identifier }) else { continue }
-                    try collected.add(base + index, identifier, archiver: self, report: &report)
-                }
-            }
-        }
+        var collected = Collected(parent: path, depth: depth, previous: previous)
         var presentedComponent: String?
         var presentedEntry: Entry?
-        if !node.pointee.presentedStorage.isEmpty {
-            let encoded = try node.pointee.presentedStorage.withUnsafeBufferPointer {
-                (presented) throws(RestorationError) -> (entry: Entry, reused: Bool)? in
-                guard let address = presented.baseAddress else { return nil }
-                let identifier = address.pointee.identifier
-                return try archive(
-                    address, component: identifier, parent: path, depth: depth + 1,
-                    previous: previous?.presented.flatMap { $0.shape.id == identifier ? $0 : nil }, report: &report)
+        if kind == .tabs { selected = node.pointee.selectedChild?.identifier }
+        let childrenArePlain: Bool
+        if let previous, previous.childrenArePlain, previous.shape.kind == kind, previous.nodes.areStorage(of: node) {
+            // The children and presented node are in the same storage as at the previous save,
+            // which keeps that storage: they are the same values, every one of them plain, so
+            // their save is the previous one (see `PlainScreenTypes`), without walking them.
+            collected.children = previous.children
+            for child in previous.children { child.entry.reportUnchanged(into: &report) }
+            if let presented = previous.presented {
+                presented.reportUnchanged(into: &report)
+                presentedComponent = presented.shape.id
+                presentedEntry = presented
             }
-            if let encoded {
-                presentedComponent = encoded.entry.shape.id
-                presentedEntry = encoded.entry
-                reused = reused && encoded.reused
+            childrenArePlain = true
+        } else {
+            let skippedBefore = report.skipped.count
+            // Not for a screen without children: reserving even no room allocates a buffer.
+            if !node.pointee.children.isEmpty { collected.children.reserveCapacity(node.pointee.children.count) }
+            switch kind {
+            case .screen:
+                break
+            case .stack:
+                try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
+                    guard let base = nodes.baseAddress else { return }
+                    for index in nodes.indices {
+                        guard
+                            let childComponent = ScreenNode.component(
+                                of: nodes[index].identifier, at: index, under: .stack)
+                        else {
+                            try collected.add(base + index, nil, archiver: self, report: &report)
+                            for above in nodes.indices.dropFirst(index + 1) {
+                                let name =
+                                    ScreenNode.component(of: nodes[above].identifier, at: above, under: .stack)
+                                    ?? nodes[above].displayName
+                                report.skipped.append(
+                                    SkippedScreen(
+                                        path: path.appending(name), reason: .stackTruncated,
+                                        message:
+                                            "\(path.appending(name)) is above a screen without identifier on its stack"
+                                    ))
+                            }
+                            break
+                        }
+                        try collected.add(base + index, childComponent, archiver: self, report: &report)
+                    }
+                }
+            case .tabs:
+                try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
+                    guard let base = nodes.baseAddress else { return }
+                    for index in nodes.indices {
+                        try collected.add(base + index, nodes[index].identifier, archiver: self, report: &report)
+                    }
+                }
+            case .container:
+                let identifiers = node.pointee.children.map(\.identifier)
+                let preserved =
+                    (node.pointee.screen as? any RestorableContainer)?.childrenToPreserve(identifiers)
+                    ?? identifiers.compactMap { $0 }
+                try Self.withChildren(of: node) { (nodes) throws(RestorationError) in
+                    guard let base = nodes.baseAddress else { return }
+                    for index in nodes.indices {
+                        guard let identifier = nodes[index].identifier else {
+                            try collected.add(base + index, nil, archiver: self, report: &report)
+                            continue
+                        }
+                        if !preserved.contains(identifier) {
+                            report.skipped.append(
+                                SkippedScreen(
+                                    path: path.appending(identifier), reason: .notPreserved,
+                                    message: "\(path) chose not to preserve its child \(identifier)"))
+                        }
+                    }
+                    var added: Set<String> = []
+                    for identifier in preserved where added.insert(identifier).inserted {
+                        guard let index = nodes.firstIndex(where: { $0.identifier == identifier }) else { continue }
+                        try collected.add(base + index, identifier, archiver: self, report: &report)
+                    }
+                }
             }
+            if !node.pointee.presentedStorage.isEmpty {
+                let encoded = try node.pointee.presentedStorage.withUnsafeBufferPointer {
+                    (presented) throws(RestorationError) -> (entry: Entry, reused: Bool)? in
+                    guard let address = presented.baseAddress else { return nil }
+                    let identifier = address.pointee.identifier
+                    return try archive(
+                        address, component: identifier, parent: path, depth: depth + 1,
+                        previous: previous?.presented.flatMap { $0.shape.id == identifier ? $0 : nil }, report: &report)
+                }
+                if let encoded {
+                    presentedComponent = encoded.entry.shape.id
+                    presentedEntry = encoded.entry
+                    reused = reused && encoded.reused
+                }
+            }
+            childrenArePlain =
+                kind != .container && report.skipped.count == skippedBefore
+                && collected.children.allSatisfy { $0.entry.isPlain } && presentedEntry?.isPlain ?? true
         }
 
         let children = collected.children
@@ -402,7 +485,9 @@ struct HierarchyArchiver {
         return .changed(
             Changed(
                 path: path, shape: shape, record: record, state: encodedState, children: children,
-                presented: presentedEntry))
+                presented: presentedEntry,
+                nodes: Nodes(children: node.pointee.children, presented: node.pointee.presentedStorage),
+                childrenArePlain: childrenArePlain))
     }
 
     /// A node's children as the walk encodes them.
@@ -414,8 +499,7 @@ struct HierarchyArchiver {
         let depth: Int
         let previous: Entry?
 
-        init(capacity: Int, parent: IdentifierPath, depth: Int, previous: Entry?) {
-            children.reserveCapacity(capacity)
+        init(parent: IdentifierPath, depth: Int, previous: Entry?) {
             self.parent = parent
             self.depth = depth
             self.previous = previous
@@ -487,24 +571,40 @@ struct HierarchyArchiver {
     private func encodeState<S: RestorableScreen>(
         of screen: S, at path: IdentifierPath, previous: EncodedState?, report: inout SaveReport
     ) throws(RestorationError) -> (encoded: EncodedState, reused: Bool, type: ScreenTypeKey, version: Int) {
-        var copy = screen
-        copy.willEncodeRestorableState()
-        // Read, not accessed in place: an inout access would run a `didSet` or setter of the
-        // screen's `state` on every save. The version is the dynamic type's, as a subclass of a
-        // class screen may declare its own.
-        let state = copy.state
+        // A plain type's hook does nothing (see `PlainScreenTypes`): its state is read from the
+        // screen itself, without a copy to call the hook on. What a type is, the previous save of
+        // a screen of the same type says, or the first call of its hook finds.
+        let known = previous.flatMap { $0.screenType == ObjectIdentifier(S.self) ? $0 : nil }
+        let state: S.State
+        let isPlain: Bool
+        if let known, known.screenIsPlain {
+            state = screen.state
+            isPlain = true
+        } else {
+            var copy = screen
+            if known != nil {
+                copy.willEncodeRestorableState()
+                isPlain = false
+            } else {
+                isPlain = PlainScreenTypes.willEncode(&copy)
+            }
+            // Read, not accessed in place: an inout access would run a `didSet` or setter of
+            // the screen's `state` on every save.
+            state = copy.state
+        }
+        // The dynamic type's, as a subclass of a class screen may declare its own.
         let version = type(of: screen).stateVersion
-        // The state's type is known to match (see `EncodedState`).
-        if let previous, previous.stateType == ObjectIdentifier(S.State.self),
-            unsafeDowncast(previous, to: TypedEncodedState<S.State>.self).state == state
-        {
+        // A screen of the same type has the same type of state (see `EncodedState`).
+        if let known, unsafeDowncast(known, to: TypedEncodedState<S.State>.self).state == state {
             report.reusedStateCount += 1
-            return (previous, true, S.typeKey, version)
+            return (known, true, S.typeKey, version)
         }
         do {
             let data = try encoder.encode(state)
             report.encodedStateCount += 1
-            return (TypedEncodedState(state: state, data: data), false, S.typeKey, version)
+            return (
+                TypedEncodedState(state: state, data: data, screen: S.self, isPlain: isPlain), false, S.typeKey, version
+            )
         } catch {
             throw RestorationError(
                 .encodingFailed, path: path, message: "cannot save \(path) (\(S.typeKey)): \(error)", underlying: error)

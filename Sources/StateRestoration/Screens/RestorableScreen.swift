@@ -32,6 +32,13 @@ public protocol RestorableScreen: Sendable {
     /// Its `==` must compare every field it encodes (the synthesized one does): a
     /// save reuses the bytes of a state equal to the one it saved before, so a
     /// custom `==` that ignores a field would leave that field's change unsaved.
+    ///
+    /// It must be a value all the way down: no class instance whose properties
+    /// change in place. A save does not even compare the states of screens it
+    /// finds in the same array storage as at its previous save (a `ScreenTree`
+    /// edited in place shares the storage of every array it did not change) when
+    /// their types are plain: structs with a stored `state` and the default
+    /// ``willEncodeRestorableState()``. Such a screen holds the same state as then.
     associatedtype State: Codable & Sendable & Equatable
 
     /// The stable key written into the archive for this type; see ``ScreenTypeKey``.
@@ -72,7 +79,9 @@ public protocol RestorableScreen: Sendable {
     /// Called on a copy of the screen just before its state is encoded.
     ///
     /// Capture here what only the live UI knows, such as the text being edited or
-    /// the field that has focus. The default does nothing.
+    /// the field that has focus. The default does nothing, and a save then reads
+    /// the state without copying the screen, and skips screens it finds unchanged
+    /// (see ``State``).
     mutating func willEncodeRestorableState()
 
     /// Receives the decoded state after the screen was made, in tree order from the
@@ -110,7 +119,10 @@ extension RestorableScreen {
     public static var restorationFactory: RestorationFactory<Self>? { nil }
 
     /// Does nothing.
-    public mutating func willEncodeRestorableState() {}
+    public mutating func willEncodeRestorableState() {
+        // A save learns from this that the type's hook does nothing (see `PlainScreenTypes`).
+        PlainScreenTypes.defaultHookRan(for: Self.self)
+    }
 
     /// Assigns the decoded state.
     public mutating func decodeRestorableState(_ state: State, context: RestorationContext) {

@@ -1,0 +1,249 @@
+import Foundation
+@testable import StateRestoration
+import Synchronization
+import Testing
+
+/// How many times `CountedScreen.State`'s `==` ran, by the run each state carries, so that tests
+/// running at once count apart.
+private let comparisons = Mutex<[UUID: Int]>([:])
+
+/// A plain screen (a struct, a stored `state`, the default hook) whose state counts comparisons.
+private struct CountedScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "counted"
+    struct State: Codable, Sendable, Equatable {
+        var run: UUID
+        var value: Int
+
+        static func == (a: State, b: State) -> Bool {
+            comparisons.withLock { $0[a.run, default: 0] += 1 }
+            return a.run == b.run && a.value == b.value
+        }
+    }
+    var state: State
+}
+
+/// What the UI holds outside the tree, shared by copies of a screen.
+private final class LiveValue: @unchecked Sendable {
+    private let value = Mutex(0)
+    var current: Int {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
+private struct NumberState: Codable, Sendable, Equatable {
+    var value = 0
+}
+
+/// Captures the live value in its will-encode hook, as a screen with an uncommitted text field does.
+private struct HookScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "hook"
+    var state = NumberState()
+    var live = LiveValue()
+    init(state: NumberState) { self.state = state }
+    init(live: LiveValue) { self.live = live }
+    mutating func willEncodeRestorableState() { state.value = live.current }
+}
+
+/// Its state is computed from a model it holds: the same screen value, a different state.
+private struct ComputedScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "computed"
+    var model = LiveValue()
+    init(state: NumberState) { model.current = state.value }
+    init(model: LiveValue) { self.model = model }
+    var state: NumberState {
+        get { NumberState(value: model.current) }
+        set { model.current = newValue.value }
+    }
+}
+
+/// A class: the tree holds a reference to an object whose stored state changes in place.
+private final class ObjectScreen: RestorableScreen, @unchecked Sendable {
+    static let typeKey: ScreenTypeKey = "object"
+    var state: NumberState
+    init(state: NumberState) { self.state = state }
+}
+
+/// Its own hook captures the live value, and calls another type's default hook on the way.
+private struct DelegatingHookScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "delegating"
+    var state = NumberState()
+    var live = LiveValue()
+    init(state: NumberState) { self.state = state }
+    init(live: LiveValue) { self.live = live }
+    mutating func willEncodeRestorableState() {
+        var inner = CountedScreen(state: .init(run: UUID(), value: 0))
+        inner.willEncodeRestorableState()
+        state.value = live.current
+    }
+}
+
+@Suite struct UnchangedStorageTests {
+    private let savedAt = Date(timeIntervalSince1970: 1_790_000_000)
+
+    private func counted(_ run: UUID, _ value: Int) -> CountedScreen {
+        CountedScreen(state: .init(run: run, value: value))
+    }
+
+    /// Two stacks of counted screens, each with a screen that can be presented over it.
+    private func declaration(_ run: UUID) -> ScreenDeclaration {
+        ScreenDeclaration {
+            Tabs("tabs", selected: "a") {
+                Stack("a", root: counted(run, 0)) {
+                    Screen(CountedScreen.self, id: "counted").presents { Screen(CountedScreen.self, id: "sheet") }
+                }
+                Stack("b", root: counted(run, 100)) {
+                    Screen(CountedScreen.self, id: "counted")
+                }
+            }
+        }
+    }
+
+    private func tree(_ run: UUID, pushed: Int) throws -> ScreenTree {
+        var tree = try declaration(run).makeInitialTree()
+        for index in 1...pushed {
+            try tree.push(counted(run, index), onto: "a")
+            try tree.push(counted(run, 100 + index), onto: "b")
+        }
+        return tree
+    }
+
+    /// The report and archive of a save by a coordinator that never saved before.
+    private func fullSave(_ tree: ScreenTree, _ declaration: ScreenDeclaration) async throws -> (SaveReport, Data) {
+        let store = InMemoryStore()
+        let report = try await RestorationCoordinator(
+            screens: declaration, store: store, configuration: RestorationConfiguration(now: { savedAt })
+        ).save(tree)
+        return (report, try #require(try store.read(.main)))
+    }
+
+    @Test("children in the storage the previous save saw are not walked again, and the save is the one a full save makes")
+    func unchangedStorageIsNotWalked() async throws {
+        let run = UUID()
+        let declaration = declaration(run)
+        var tree = try tree(run, pushed: 3)
+        let store = InMemoryStore()
+        let coordinator = RestorationCoordinator(
+            screens: declaration, store: store, configuration: RestorationConfiguration(now: { savedAt }))
+        try await coordinator.save(tree)
+
+        try tree.update(CountedScreen.self, at: "tabs/a/counted#2") { $0.state.value = 42 }
+        comparisons.withLock { $0[run] = 0 }
+        let report = try await coordinator.save(tree)
+        // Stack a's four states were compared (one differed); stack b was the same storage.
+        #expect(comparisons.withLock { $0[run] } == 4)
+        #expect(report.encodedStateCount == 1)
+        #expect(report.reusedStateCount == 7)
+
+        let (full, bytes) = try await fullSave(tree, declaration)
+        #expect(report.savedPaths == full.savedPaths)
+        #expect(report.stateSizes == full.stateSizes)
+        #expect(try store.read(.main) == bytes)
+        #expect(try await RestorationCoordinator(screens: declaration, store: store).launch().tree == tree)
+    }
+
+    @Test("every kind of change under unchanged storage elsewhere writes what a full save writes")
+    func changesAgainstFullSaves() async throws {
+        let run = UUID()
+        let declaration = declaration(run)
+        var tree = try tree(run, pushed: 3)
+        let store = InMemoryStore()
+        let coordinator = RestorationCoordinator(
+            screens: declaration, store: store, configuration: RestorationConfiguration(now: { savedAt }))
+        try await coordinator.save(tree)
+        let steps: [(String, (inout ScreenTree) throws -> Void)] = [
+            ("update in b", { try $0.update(CountedScreen.self, at: "tabs/b/counted#1") { $0.state.value = 7 } }),
+            ("push onto a", { try $0.push(self.counted(run, 9), onto: "a") }),
+            ("present over a", { try $0.present(self.counted(run, 5), over: "tabs/a/counted#2") }),
+            ("update the sheet", { try $0.update(CountedScreen.self, at: "sheet") { $0.state.value = 6 } }),
+            ("dismiss", { try $0.dismiss(from: "tabs/a/counted#2") }),
+            ("pop from b", { try $0.pop(from: "b") }),
+            ("select b", { try $0.selectTab("b", in: "tabs") }),
+            ("change back", { try $0.update(CountedScreen.self, at: "tabs/b/counted#1") { $0.state.value = 101 } }),
+            ("nothing", { _ in }),
+        ]
+        for (name, step) in steps {
+            try step(&tree)
+            let report = try await coordinator.save(tree)
+            let (full, bytes) = try await fullSave(tree, declaration)
+            #expect(try store.read(.main) == bytes, "after \(name)")
+            #expect(report.savedPaths == full.savedPaths, "after \(name)")
+            #expect(report.stateSizes == full.stateSizes, "after \(name)")
+            #expect(report.encodedStateCount + report.reusedStateCount == full.encodedStateCount, "after \(name)")
+        }
+        #expect(try await RestorationCoordinator(screens: declaration, store: store).launch().tree == tree)
+    }
+
+    @Test("a screen that is not a plain value is read again on every save, even in unchanged storage")
+    func notPlainScreensAreAlwaysRead() async throws {
+        let hookLive = LiveValue()
+        let delegatingLive = LiveValue()
+        let model = LiveValue()
+        let object = ObjectScreen(state: NumberState())
+        // Each alone on a stack, whose children would otherwise be skipped as unchanged.
+        let declaration = ScreenDeclaration {
+            Tabs("tabs", selected: "hook") {
+                Stack("hook", root: HookScreen(live: hookLive)) {}
+                Stack("computed", root: ComputedScreen(model: model)) {}
+                Stack("object", root: object) {}
+                Stack("delegating", root: DelegatingHookScreen(live: delegatingLive)) {}
+            }
+        }
+        let tree = try declaration.makeInitialTree()
+        let store = InMemoryStore()
+        let coordinator = RestorationCoordinator(screens: declaration, store: store)
+        // Twice: the second save finds each type already probed.
+        for round in 1...2 {
+            hookLive.current = round * 10 + 1
+            model.current = round * 10 + 2
+            object.state.value = round * 10 + 3
+            delegatingLive.current = round * 10 + 4
+            let report = try await coordinator.save(tree)
+            if round == 2 { #expect(report.encodedStateCount == 4) }
+            let restored = try await RestorationCoordinator(screens: declaration, store: store).launch().tree
+            #expect(restored.screen(HookScreen.self, at: "tabs/hook/hook#0")?.state.value == round * 10 + 1)
+            #expect(restored.screen(ComputedScreen.self, at: "tabs/computed/computed#0")?.state.value == round * 10 + 2)
+            #expect(restored.screen(ObjectScreen.self, at: "tabs/object/object#0")?.state.value == round * 10 + 3)
+            #expect(
+                restored.screen(DelegatingHookScreen.self, at: "tabs/delegating/delegating#0")?.state.value
+                    == round * 10 + 4)
+        }
+    }
+
+    @Test("which screen types are plain values")
+    func plainTypes() {
+        var counted = CountedScreen(state: .init(run: UUID(), value: 1))
+        var hook = HookScreen(state: NumberState())
+        var computed = ComputedScreen(state: NumberState())
+        var object = ObjectScreen(state: NumberState())
+        var delegating = DelegatingHookScreen(state: NumberState())
+        for _ in 1...2 {
+            #expect(PlainScreenTypes.willEncode(&counted))
+            #expect(!PlainScreenTypes.willEncode(&hook))
+            #expect(!PlainScreenTypes.willEncode(&computed))
+            #expect(!PlainScreenTypes.willEncode(&object))
+            #expect(!PlainScreenTypes.willEncode(&delegating))
+        }
+    }
+
+    @Test("a node skipped under unchanged storage is reported on every save")
+    func skippedNodesStayReported() async throws {
+        let run = UUID()
+        let declaration = ScreenDeclaration {
+            Tabs("tabs", selected: "a") {
+                Stack("a", root: counted(run, 0)) {
+                    Screen(CountedScreen.self)  // no identifier: never saved
+                }
+                Stack("b", root: counted(run, 1)) {}
+            }
+        }
+        var tree = try declaration.makeInitialTree()
+        try tree.push(counted(run, 2), onto: "a")
+        let coordinator = RestorationCoordinator(screens: declaration, store: InMemoryStore())
+        let first = try await coordinator.save(tree)
+        let second = try await coordinator.save(tree)
+        #expect(first.skipped.map(\.reason) == [.noIdentifier])
+        #expect(second.skipped == first.skipped)
+        #expect(second.savedPaths == first.savedPaths)
+    }
+}
