@@ -117,7 +117,7 @@ private struct DelegatingHookScreen: RestorableScreen {
         return (report, try #require(try store.read(.main)))
     }
 
-    @Test("children in the storage the previous save saw are not walked again, and the save is the one a full save makes")
+    @Test("children in the storage the previous save saw are not walked again; the save is a full save's")
     func unchangedStorageIsNotWalked() async throws {
         let run = UUID()
         let declaration = declaration(run)
