@@ -132,6 +132,9 @@ struct HierarchyArchiver {
         let children: [ScreenNode]
         let presented: [ScreenNode]
 
+        /// Whether there are neither children nor a presented node: nothing to skip.
+        var isEmpty: Bool { children.isEmpty && presented.isEmpty }
+
         /// Whether `node` holds its children and presented node in these arrays' storage.
         func areStorage(of node: UnsafePointer<ScreenNode>) -> Bool {
             Self.same(children, node.pointee.children) && Self.same(presented, node.pointee.presentedStorage)
@@ -364,7 +367,9 @@ struct HierarchyArchiver {
         var presentedEntry: Entry?
         if kind == .tabs { selected = node.pointee.selectedChild?.identifier }
         let childrenArePlain: Bool
-        if let previous, previous.childrenArePlain, previous.shape.kind == kind, previous.nodes.areStorage(of: node) {
+        if let previous, previous.childrenArePlain, previous.shape.kind == kind,
+            !previous.nodes.isEmpty, previous.nodes.areStorage(of: node)
+        {
             // The children and presented node are in the same storage as at the previous save,
             // which keeps that storage: they are the same values, every one of them plain, so
             // their save is the previous one (see `PlainScreenTypes`), without walking them.
@@ -574,15 +579,15 @@ struct HierarchyArchiver {
         // A plain type's hook does nothing (see `PlainScreenTypes`): its state is read from the
         // screen itself, without a copy to call the hook on. What a type is, the previous save of
         // a screen of the same type says, or the first call of its hook finds.
-        let known = previous.flatMap { $0.screenType == ObjectIdentifier(S.self) ? $0 : nil }
+        let known = previous?.screenType == ObjectIdentifier(S.self)
         let state: S.State
         let isPlain: Bool
-        if let known, known.screenIsPlain {
+        if known, previous?.screenIsPlain == true {
             state = screen.state
             isPlain = true
         } else {
             var copy = screen
-            if known != nil {
+            if known {
                 copy.willEncodeRestorableState()
                 isPlain = false
             } else {
@@ -595,9 +600,9 @@ struct HierarchyArchiver {
         // The dynamic type's, as a subclass of a class screen may declare its own.
         let version = type(of: screen).stateVersion
         // A screen of the same type has the same type of state (see `EncodedState`).
-        if let known, unsafeDowncast(known, to: TypedEncodedState<S.State>.self).state == state {
+        if known, let previous, unsafeDowncast(previous, to: TypedEncodedState<S.State>.self).state == state {
             report.reusedStateCount += 1
-            return (known, true, S.typeKey, version)
+            return (previous, true, S.typeKey, version)
         }
         do {
             let data = try encoder.encode(state)
