@@ -248,8 +248,46 @@ struct CoordinatorBenchmarks {
                 CoordinatorResult(
                     "one-changed save right after a full save", workload: workload.name, store: storeName,
                     oneChangedAfterFull))
+            if storeName == "InMemoryStore" {
+                results.append(
+                    try await rebuiltSave(workload, hierarchy, full: full, store: store, storeName: storeName))
+            }
         }
         return results
+    }
+
+    /// (b') The one-changed save again, but of trees built anew for each save, which share no
+    /// storage with the tree the previous save saw (as when a UI layer makes a fresh tree from
+    /// its own state every time): every screen is visited, none is skipped as unchanged.
+    func rebuiltSave(
+        _ workload: Workload, _ hierarchy: Hierarchy, full: ScreenTree, store: any RestorationStore, storeName: String
+    ) async throws -> CoordinatorResult {
+        let screens = hierarchy.declaration
+        let trees = [try Hierarchy(workload).withOneScreenChanged(1), try Hierarchy(workload).withOneScreenChanged(2)]
+        let coordinator = Coordinator(screens: screens, store: store)
+        try await coordinator.save(trees[0])
+        let check = try await coordinator.save(trees[1])
+        guard check.encodedStateCount == 1, check.reusedStateCount == hierarchy.screenCount - 1 else {
+            throw BenchmarkFailure("\(storeName): a save of a rebuilt tree encoded \(check.encodedStateCount) states")
+        }
+        var generation = 0
+        let (_, rebuilt, _, _) = try await harness.measureAlternating(
+            (
+                prepare: { Coordinator(screens: screens, store: store) },
+                run: { try await $0.save(full) }
+            ),
+            (
+                prepare: { () -> ScreenTree in
+                    generation += 1
+                    return trees[generation % 2]
+                },
+                run: { try await coordinator.save($0) }
+            ))
+        log(
+            "  \(workload.name) on \(storeName): one changed, tree rebuilt for each save"
+                + " \(format(rebuilt.medianNanoseconds / 1e6)) ms")
+        return CoordinatorResult(
+            "one-changed save, tree rebuilt for each save", workload: workload.name, store: storeName, rebuilt)
     }
 
     /// (c) How long `save` holds the main actor: a probe job enqueued on the main
