@@ -256,17 +256,16 @@ struct CoordinatorBenchmarks {
         return results
     }
 
-    /// (b') The one-changed save again, but of trees built anew for each save, which share no
-    /// storage with the tree the previous save saw (as when a UI layer makes a fresh tree from
+    /// (b') The one-changed save again, but of a tree built anew for each save (untimed), which
+    /// shares no storage with any tree saved before (as when a UI layer makes a fresh tree from
     /// its own state every time): every screen is visited, none is skipped as unchanged.
     func rebuiltSave(
         _ workload: Workload, _ hierarchy: Hierarchy, full: ScreenTree, store: any RestorationStore, storeName: String
     ) async throws -> CoordinatorResult {
         let screens = hierarchy.declaration
-        let trees = [try Hierarchy(workload).withOneScreenChanged(1), try Hierarchy(workload).withOneScreenChanged(2)]
         let coordinator = Coordinator(screens: screens, store: store)
-        try await coordinator.save(trees[0])
-        let check = try await coordinator.save(trees[1])
+        try await coordinator.save(try Hierarchy(workload).withOneScreenChanged(1))
+        let check = try await coordinator.save(try Hierarchy(workload).withOneScreenChanged(2))
         guard check.encodedStateCount == 1, check.reusedStateCount == hierarchy.screenCount - 1 else {
             throw BenchmarkFailure("\(storeName): a save of a rebuilt tree encoded \(check.encodedStateCount) states")
         }
@@ -279,7 +278,7 @@ struct CoordinatorBenchmarks {
             (
                 prepare: { () -> ScreenTree in
                     generation += 1
-                    return trees[generation % 2]
+                    return try Hierarchy(workload).withOneScreenChanged(generation % 2 + 1)
                 },
                 run: { try await coordinator.save($0) }
             ))

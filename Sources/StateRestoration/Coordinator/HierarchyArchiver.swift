@@ -11,7 +11,7 @@ import Foundation
 /// fields, state and children all came out the same reuses its whole encoding,
 /// so a save where one screen changed re-encodes only the nodes on the way from
 /// that screen to the root. And a node whose children (and presented node) are in
-/// the same array storage as at the previous save, which the previous save's entry
+/// the same array storage as when its entry last looked at them, which the entry
 /// keeps, has the same children as then: when all of them are plain values
 /// (``PlainScreenTypes``), nothing could have changed them, and their walk is
 /// skipped, so a save of a tree edited in place (a `ScreenTree` copy shares the
@@ -20,22 +20,21 @@ import Foundation
 /// never changes what is written.
 struct HierarchyArchiver {
     /// A state's encoding by a save, kept for the next one (a class: passed on by a retain).
-    /// Always a ``TypedEncodedState``, which holds the state itself; `stateType` names the
-    /// state's type, set by that class's initializer from its own generic argument, so that a
-    /// save can downcast it without a check once the types match (a checked cast looks the
-    /// generic class's metadata up, about 400 instructions for every screen of every save).
+    /// Always a ``TypedEncodedState``, which holds the state itself; `screenType` names the
+    /// screen's type, set by that class's initializer from its generic arguments, so that a
+    /// save can downcast it to its screen type's `State` without a check once the screen types
+    /// match (a checked cast looks the generic class's metadata up, about 400 instructions for
+    /// every screen of every save).
     class EncodedState: @unchecked Sendable {
         let data: Data
-        /// The type of the state this encodes: `TypedEncodedState`'s `State`.
-        let stateType: ObjectIdentifier
-        /// The type of the screen whose state this is.
+        /// The type of the screen whose state this is; `TypedEncodedState`'s `State` is its
+        /// `State`.
         let screenType: ObjectIdentifier
         /// Whether that type is plain (``PlainScreenTypes``).
         let screenIsPlain: Bool
 
-        fileprivate init(data: Data, stateType: ObjectIdentifier, screenType: ObjectIdentifier, screenIsPlain: Bool) {
+        fileprivate init(data: Data, screenType: ObjectIdentifier, screenIsPlain: Bool) {
             self.data = data
-            self.stateType = stateType
             self.screenType = screenType
             self.screenIsPlain = screenIsPlain
         }
@@ -50,8 +49,7 @@ struct HierarchyArchiver {
         where Screen.State == State {
             self.state = state
             super.init(
-                data: data, stateType: ObjectIdentifier(State.self), screenType: ObjectIdentifier(Screen.self),
-                screenIsPlain: isPlain)
+                data: data, screenType: ObjectIdentifier(Screen.self), screenIsPlain: isPlain)
         }
     }
 
@@ -60,7 +58,10 @@ struct HierarchyArchiver {
     ///
     /// A class, so that handing the previous save's subtrees down the walk and keeping
     /// them for the next save costs a retain rather than a copy of every field.
-    final class Entry: Sendable {
+    ///
+    /// `@unchecked Sendable`: ``nodes``, its one variable, is read and written only by the walk
+    /// of a save, and a coordinator, which owns its entries, runs one save at a time.
+    final class Entry: @unchecked Sendable {
         /// The node's own fields, with its children named by path component.
         let shape: Shape
         /// Where the node was saved.
@@ -74,9 +75,12 @@ struct HierarchyArchiver {
         let children: [(component: String, entry: Entry)]
         /// The entry of the node presented over this one.
         let presented: Entry?
-        /// The node's children and presented node as the save found them. Kept, so that their
-        /// storage is not reused for other nodes, to be compared with the next save's.
-        let nodes: Nodes
+        /// The node's children and presented node as the last save that walked the node found
+        /// them, to be compared with the next save's: kept, so that their storage is not reused
+        /// for other nodes. Only when ``childrenArePlain`` (empty otherwise, as nothing could be
+        /// skipped), and replaced by a save that finds the node unchanged in other storage, so
+        /// that an entry keeps alive no screens but those of the tree last saved.
+        var nodes: Nodes
         /// Whether every node under this one is a plain value: a screen of a plain type
         /// (``PlainScreenTypes``) or a stack or tabs, with no custom container and no node
         /// skipped. The next save then finds the same children in the same storage to be the
@@ -97,7 +101,7 @@ struct HierarchyArchiver {
             self.state = state
             self.children = children
             self.presented = presented
-            self.nodes = nodes
+            self.nodes = childrenArePlain ? nodes : .none
             self.childrenArePlain = childrenArePlain
             self.isPlain = childrenArePlain && (state?.screenIsPlain ?? true)
         }
@@ -131,6 +135,19 @@ struct HierarchyArchiver {
     struct Nodes: Sendable {
         let children: [ScreenNode]
         let presented: [ScreenNode]
+
+        /// No nodes: nothing to compare.
+        static let none = Nodes(children: [], presented: [])
+
+        init(children: [ScreenNode], presented: [ScreenNode]) {
+            self.children = children
+            self.presented = presented
+        }
+
+        /// The children and presented node of the node at `node`.
+        init(of node: UnsafePointer<ScreenNode>) {
+            self.init(children: node.pointee.children, presented: node.pointee.presentedStorage)
+        }
 
         /// Whether there are neither children nor a presented node: nothing to skip.
         var isEmpty: Bool { children.isEmpty && presented.isEmpty }
@@ -474,7 +491,16 @@ struct HierarchyArchiver {
                 presented: presentedComponent)
         {
             // Same shape, state and children (each child is its previous entry): the
-            // previous entry describes this node exactly.
+            // previous entry describes this node exactly. It now keeps this tree's storage
+            // (or none, if something under the node is no longer plain).
+            if !childrenArePlain {
+                if !previous.nodes.isEmpty { previous.nodes = .none }
+            } else if !previous.nodes.isEmpty || !node.pointee.children.isEmpty
+                || !node.pointee.presentedStorage.isEmpty,
+                !previous.nodes.areStorage(of: node)
+            {
+                previous.nodes = Nodes(of: node)
+            }
             return .unchanged(previous)
         }
         let shape = Shape(
@@ -491,7 +517,7 @@ struct HierarchyArchiver {
             Changed(
                 path: path, shape: shape, record: record, state: encodedState, children: children,
                 presented: presentedEntry,
-                nodes: Nodes(children: node.pointee.children, presented: node.pointee.presentedStorage),
+                nodes: Nodes(of: node),
                 childrenArePlain: childrenArePlain))
     }
 

@@ -5,10 +5,11 @@ import Synchronization
 ///
 /// A screen type is plain when a screen's state is a function of the screen's value alone, with
 /// nothing to call before reading it: a struct (not a class, whose instances change in place),
-/// whose `state` is a stored property (not computed from, say, a view model it holds; a type
-/// with a custom mirror is not looked into, and is not plain), and whose
+/// whose `state` is a stored property of its `State` type (not computed from, say, a view
+/// model it holds; a type with a custom mirror is not looked into, and is not plain), and whose
 /// ``RestorableScreen/willEncodeRestorableState()`` is the protocol's default, which does
-/// nothing. A save reads a plain screen's state without copying the screen or calling its hook,
+/// nothing. Its `typeKey` and `stateVersion` are taken to be constant, as they are meant to be:
+/// a skipped screen keeps the ones its previous save wrote. A save reads a plain screen's state without copying the screen or calling its hook,
 /// and a node whose children are all plain, in the same array storage as at the previous save,
 /// has the same children as then, so their walk is skipped (see ``HierarchyArchiver``).
 ///
@@ -19,8 +20,8 @@ enum PlainScreenTypes {
     /// Probes under way in the process: while nonzero, the default hook notes its type.
     private static let probes = Atomic<Int>(0)
 
-    /// `@unchecked Sendable`: both sets are read and written only under `lock`, an `NSLock`
-    /// for the reason ``ArchiveContainerPool`` gives.
+    /// `@unchecked Sendable`: its set and dictionary are read and written only under `lock`,
+    /// an `NSLock` for the reason ``ArchiveContainerPool`` gives.
     private final class Found: @unchecked Sendable {
         let lock = NSLock()
         /// The types whose default hook ran during a probe.
@@ -54,11 +55,12 @@ enum PlainScreenTypes {
         return plain
     }
 
-    /// Whether `screen` is a struct with a stored property named `state` (so `state` is not
-    /// computed). Its own mirror, which lists stored properties, is asked once per type; a type
-    /// with a custom mirror is not asked.
-    private static func storesState(_ screen: some RestorableScreen) -> Bool {
+    /// Whether `screen` is a struct with a stored property `state` of its `State` type (so
+    /// `state` is not computed). Its own mirror, which lists stored properties, is asked once per
+    /// type; a type with a custom mirror is not asked.
+    private static func storesState<Screen: RestorableScreen>(_ screen: Screen) -> Bool {
         let mirror = Mirror(reflecting: screen)
-        return mirror.displayStyle == .struct && mirror.children.contains { $0.label == "state" }
+        return mirror.displayStyle == .struct
+            && mirror.children.contains { $0.label == "state" && type(of: $0.value) == Screen.State.self }
     }
 }

@@ -38,7 +38,8 @@ public protocol RestorableScreen: Sendable {
     /// finds in the same array storage as at its previous save (a `ScreenTree`
     /// edited in place shares the storage of every array it did not change) when
     /// their types are plain: structs with a stored `state` and the default
-    /// ``willEncodeRestorableState()``. Such a screen holds the same state as then.
+    /// ``willEncodeRestorableState()``. Such a screen holds the same state as then,
+    /// and its type the same ``typeKey`` and ``stateVersion``.
     associatedtype State: Codable & Sendable & Equatable
 
     /// The stable key written into the archive for this type; see ``ScreenTypeKey``.
@@ -79,9 +80,9 @@ public protocol RestorableScreen: Sendable {
     /// Called on a copy of the screen just before its state is encoded.
     ///
     /// Capture here what only the live UI knows, such as the text being edited or
-    /// the field that has focus. The default does nothing, and a save then reads
-    /// the state without copying the screen, and skips screens it finds unchanged
-    /// (see ``State``).
+    /// the field that has focus. The default does nothing; for a struct with a
+    /// stored `state`, a save then reads the state without copying the screen, and
+    /// skips screens it finds unchanged (see ``State``).
     mutating func willEncodeRestorableState()
 
     /// Receives the decoded state after the screen was made, in tree order from the

@@ -78,6 +78,50 @@ private struct DelegatingHookScreen: RestorableScreen {
     }
 }
 
+/// A plain container that preserves both its children, or only the first when the live value
+/// is 2: asked on every save.
+private struct PickScreen: RestorableContainer {
+    static let typeKey: ScreenTypeKey = "pick"
+    var state = NumberState()
+    var live = LiveValue()
+    init(state: NumberState) { self.state = state }
+    init(live: LiveValue) { self.live = live }
+    func childrenToPreserve(_ children: [String?]) -> [String] {
+        live.current == 2 ? ["one"] : ["one", "two"]
+    }
+}
+
+/// Its requirement `state` comes from a protocol extension, computed from a model; its own
+/// stored `state` is another property, of another type.
+private protocol ModelBacked: RestorableScreen where State == NumberState {
+    var model: LiveValue { get }
+}
+
+extension ModelBacked {
+    var state: NumberState {
+        get { NumberState(value: model.current) }
+        set { model.current = newValue.value }
+    }
+}
+
+private struct ShadowedStateScreen: ModelBacked {
+    static let typeKey: ScreenTypeKey = "shadowed"
+    var state = 0
+    var model = LiveValue()
+    init(state: NumberState) { model.current = state.value }
+}
+
+/// Lets a test see whether a screen of a saved tree is still alive.
+private final class Token: Sendable {}
+
+/// A plain screen that holds something besides its state.
+private struct TokenScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "token"
+    var state = NumberState()
+    var token = Token()
+    init(state: NumberState) { self.state = state }
+}
+
 @Suite struct UnchangedStorageTests {
     private let savedAt = Date(timeIntervalSince1970: 1_790_000_000)
 
@@ -156,6 +200,14 @@ private struct DelegatingHookScreen: RestorableScreen {
             ("push onto a", { try $0.push(self.counted(run, 9), onto: "a") }),
             ("present over a", { try $0.present(self.counted(run, 5), over: "tabs/a/counted#2") }),
             ("update the sheet", { try $0.update(CountedScreen.self, at: "sheet") { $0.state.value = 6 } }),
+            (
+                "update b, the sheet up",
+                { try $0.update(CountedScreen.self, at: "tabs/b/counted#2") { $0.state.value = 8 } }
+            ),
+            (
+                "update below the sheet",
+                { try $0.update(CountedScreen.self, at: "tabs/a/counted#1") { $0.state.value = 4 } }
+            ),
             ("dismiss", { try $0.dismiss(from: "tabs/a/counted#2") }),
             ("pop from b", { try $0.pop(from: "b") }),
             ("select b", { try $0.selectTab("b", in: "tabs") }),
@@ -217,7 +269,9 @@ private struct DelegatingHookScreen: RestorableScreen {
         var computed = ComputedScreen(state: NumberState())
         var object = ObjectScreen(state: NumberState())
         var delegating = DelegatingHookScreen(state: NumberState())
+        var shadowed = ShadowedStateScreen(state: NumberState())
         for _ in 1...2 {
+            #expect(!PlainScreenTypes.willEncode(&shadowed))
             #expect(PlainScreenTypes.willEncode(&counted))
             #expect(!PlainScreenTypes.willEncode(&hook))
             #expect(!PlainScreenTypes.willEncode(&computed))
@@ -245,5 +299,62 @@ private struct DelegatingHookScreen: RestorableScreen {
         #expect(first.skipped.map(\.reason) == [.noIdentifier])
         #expect(second.skipped == first.skipped)
         #expect(second.savedPaths == first.savedPaths)
+    }
+
+    @Test("a custom container is asked which children to preserve on every save, even in unchanged storage")
+    func containersAreAlwaysAsked() async throws {
+        let run = UUID()
+        let live = LiveValue()
+        live.current = 1
+        let declaration = ScreenDeclaration {
+            Tabs("tabs", selected: "pick") {
+                Container(PickScreen(live: live), id: "pick") {
+                    Screen(CountedScreen.self, id: "pane")
+                }
+                Stack("b", root: counted(run, 1)) {}
+            }
+        }
+        var tree = try declaration.makeInitialTree()
+        try tree.addChild(counted(run, 10), id: "one", to: "pick")
+        try tree.addChild(counted(run, 20), id: "two", to: "pick")
+        let coordinator = RestorationCoordinator(screens: declaration, store: InMemoryStore())
+        let first = try await coordinator.save(tree)
+        #expect(first.savedPaths.contains("tabs/pick/one") && first.savedPaths.contains("tabs/pick/two"))
+        #expect(first.skipped.isEmpty)
+        live.current = 2
+        let second = try await coordinator.save(tree)
+        #expect(second.savedPaths.contains("tabs/pick/one") && !second.savedPaths.contains("tabs/pick/two"))
+        #expect(second.skipped.map(\.reason) == [.notPreserved])
+    }
+
+    @Test("a save keeps alive no screens but those of the tree it last saw")
+    func oldTreesAreReleased() async throws {
+        let declaration = ScreenDeclaration {
+            Tabs("tabs", selected: "a") {
+                Stack("a", root: TokenScreen(state: NumberState())) {
+                    Screen(TokenScreen.self, id: "token")
+                }
+                Stack("b", root: TokenScreen(state: NumberState())) {}
+            }
+        }
+        func build() throws -> ScreenTree {
+            var tree = try declaration.makeInitialTree()
+            try tree.push(TokenScreen(state: NumberState(value: 1)), onto: "a")
+            return tree
+        }
+        let coordinator = RestorationCoordinator(screens: declaration, store: InMemoryStore())
+        weak var firstToken: Token?
+        do {
+            let first = try build()
+            firstToken = first.screen(TokenScreen.self, at: "tabs/a/token#1")?.token
+            try await coordinator.save(first)
+        }
+        #expect(firstToken != nil)  // the entries keep the saved tree's storage, to compare
+        // A tree built anew, equal to the first: every node unchanged, in other storage.
+        let second = try build()
+        let report = try await coordinator.save(second)
+        #expect(report.encodedStateCount == 0)
+        #expect(firstToken == nil)
+        withExtendedLifetime(second) {}
     }
 }
