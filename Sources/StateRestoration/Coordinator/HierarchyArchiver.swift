@@ -387,9 +387,9 @@ struct HierarchyArchiver {
         if let previous, previous.childrenArePlain, previous.shape.kind == kind,
             !previous.nodes.isEmpty, previous.nodes.areStorage(of: node)
         {
-            // The children and presented node are in the same storage as at the previous save,
-            // which keeps that storage: they are the same values, every one of them plain, so
-            // their save is the previous one (see `PlainScreenTypes`), without walking them.
+            // The children and presented node are in the storage the entry kept when a save last
+            // walked them: they are the same values, every one of them plain, so their save is
+            // that one (see `PlainScreenTypes`), without walking them.
             collected.children = previous.children
             for child in previous.children { child.entry.reportUnchanged(into: &report) }
             if let presented = previous.presented {

@@ -152,6 +152,17 @@ private struct TokenScreen: RestorableScreen {
         return tree
     }
 
+    /// The declaration, and a coordinator with a fixed clock saving it to a new store.
+    private func declared(
+        _ run: UUID
+    ) -> (ScreenDeclaration, InMemoryStore, RestorationCoordinator<DefaultRestorationDelegate>) {
+        let declaration = declaration(run)
+        let store = InMemoryStore()
+        let coordinator = RestorationCoordinator(
+            screens: declaration, store: store, configuration: RestorationConfiguration(now: { savedAt }))
+        return (declaration, store, coordinator)
+    }
+
     /// The report and archive of a save by a coordinator that never saved before.
     private func fullSave(_ tree: ScreenTree, _ declaration: ScreenDeclaration) async throws -> (SaveReport, Data) {
         let store = InMemoryStore()
@@ -164,11 +175,8 @@ private struct TokenScreen: RestorableScreen {
     @Test("children in the storage the previous save saw are not walked again; the save is a full save's")
     func unchangedStorageIsNotWalked() async throws {
         let run = UUID()
-        let declaration = declaration(run)
+        let (declaration, store, coordinator) = declared(run)
         var tree = try tree(run, pushed: 3)
-        let store = InMemoryStore()
-        let coordinator = RestorationCoordinator(
-            screens: declaration, store: store, configuration: RestorationConfiguration(now: { savedAt }))
         try await coordinator.save(tree)
 
         try tree.update(CountedScreen.self, at: "tabs/a/counted#2") { $0.state.value = 42 }
@@ -189,11 +197,8 @@ private struct TokenScreen: RestorableScreen {
     @Test("every kind of change under unchanged storage elsewhere writes what a full save writes")
     func changesAgainstFullSaves() async throws {
         let run = UUID()
-        let declaration = declaration(run)
+        let (declaration, store, coordinator) = declared(run)
         var tree = try tree(run, pushed: 3)
-        let store = InMemoryStore()
-        let coordinator = RestorationCoordinator(
-            screens: declaration, store: store, configuration: RestorationConfiguration(now: { savedAt }))
         try await coordinator.save(tree)
         let steps: [(String, (inout ScreenTree) throws -> Void)] = [
             ("update in b", { try $0.update(CountedScreen.self, at: "tabs/b/counted#1") { $0.state.value = 7 } }),
