@@ -32,6 +32,9 @@ final class ArchiveDecodingState {
     /// Cache from a key string's raw bits to its name index (-1: not in the table); see
     /// ``nameIndex(for:)``.
     @exclusivity(unchecked) var nameCache = ArchiveNameCache()
+    /// The stamp of this decode's name table in the key tables (``ArchiveKeyTable``), whose
+    /// numbers are name indices here.
+    @exclusivity(unchecked) private(set) var keyStamp: UInt64 = 0
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
     /// Which types are arrays decoded by ``ArchiveDecodableArray``.
     @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(
@@ -56,9 +59,8 @@ final class ArchiveDecodingState {
     /// Bytes of memory that arrays of this decode may still reserve before their elements
     /// are read: ``reservePerInputByte`` per byte of input, for all of them together.
     @exclusivity(unchecked) var reservationAllowance = 0
-    /// Coding-path keys of the value being decoded; a decoder or container at depth `d`
-    /// reports the first `d` of them.
-    @exclusivity(unchecked) var path: [any CodingKey] = []
+    /// Coding-path keys of the value being decoded.
+    @exclusivity(unchecked) var path = ArchiveCodingPath()
 
     /// Copies `data`, then validates the preamble, reads the field-name table, and checks
     /// that the root value ends exactly at the end of the input.
@@ -82,6 +84,7 @@ final class ArchiveDecodingState {
 
     /// Copies `data` and reads its preamble; see ``init(copying:maximumDepth:userInfo:)``.
     private func start(copying data: Data) throws(ArchiveError) {
+        keyStamp = ArchiveKeyTable.newStamp()
         size = data.count
         if capacity < size {
             bytes.deallocate()
@@ -149,7 +152,7 @@ final class ArchiveDecodingState {
         arena.truncate(to: 0)
         // `stamps` keeps its values: all are below `serial`, which only grows.
         nesting = 0
-        path.removeAll(keepingCapacity: true)
+        path.removeAll()
         // Nothing holds this state, so no container of its last decode can reach the cache.
         containers.isRetired = false
     }
@@ -316,18 +319,20 @@ final class ArchiveDecodingState {
 
     // MARK: - Coding path
 
+    /// Records `key` as the coding-path component at `depth` (0-based).
     @inline(__always)
     func setPath(depth: Int, key: some CodingKey) {
-        if depth < path.count {
-            path[depth] = key
-        } else {
-            while path.count < depth { path.append(ArchiveIndexKey(-1)) }
-            path.append(key)
-        }
+        path.set(key, at: depth)
+    }
+
+    /// Records the index of an unkeyed container's element as the component at `depth`.
+    @inline(__always)
+    func setPath(depth: Int, index: Int) {
+        path.set(index: index, at: depth)
     }
 
     func codingPath(depth: Int) -> [any CodingKey] {
-        Array(path.prefix(depth))
+        path.prefix(depth)
     }
 
     var userInfoForCoding: [CodingUserInfoKey: Any] {
@@ -653,7 +658,13 @@ final class ArchiveDecodingState {
     /// `start`, or -1. Tries the entry after the previous hit first.
     @inline(__always)
     func findEntry(start: Int, count: Int, name: String) -> Int {
-        let nameIndex = nameIndex(for: name)
+        findEntry(start: start, count: count, nameIndex: nameIndex(for: name))
+    }
+
+    /// The value offset of the entry whose name has index `nameIndex` (-1: a name not in
+    /// the archive) in the keyed container indexed at `start`, or -1.
+    @inline(__always)
+    func findEntry(start: Int, count: Int, nameIndex: Int) -> Int {
         guard nameIndex >= 0 else { return -1 }
         let cursor = arena[start]
         if cursor < count {

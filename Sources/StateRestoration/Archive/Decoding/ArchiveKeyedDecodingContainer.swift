@@ -46,16 +46,50 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func contains(_ key: Key) -> Bool {
-        state.findEntry(start: start, count: count, name: key.stringValue) >= 0
+        position(of: key) >= 0
+    }
+
+    /// The index of `key`'s name in the archive's name table (-1: not there): from the key
+    /// type's table when it has the key's byte for this decode (see ``ArchiveKeyTable``),
+    /// else from the key's text.
+    @inline(__always)
+    private func nameIndex(_ key: Key) -> Int {
+        if let table = slot.keyTable {
+            let tag = table.tag(of: key)
+            if tag >= 0 {
+                let index = slot.withState { table.number(at: tag, stamp: $0.keyStamp) }
+                if index != ArchiveKeyTable.unknown { return index }
+            }
+            return learnNameIndex(key, tag: tag, table: table)
+        }
+        // The key first: `stringValue` is an opaque call, across which a state already
+        // loaded from the slot would have to be retained.
+        let name = key.stringValue
+        return slot.withState { $0.nameIndex(for: name) }
+    }
+
+    /// The index of `key`'s name from its text, stored in the key type's table.
+    @inline(never)
+    private func learnNameIndex(_ key: Key, tag: Int, table: ArchiveKeyTable) -> Int {
+        let name = key.stringValue
+        return slot.withState { state in
+            let index = state.nameIndex(for: name)
+            if tag >= 0 { table.store(index, at: tag, stamp: state.keyStamp) }
+            return index
+        }
+    }
+
+    /// The value offset for `key`, or -1 when the container has no entry for it.
+    @inline(__always)
+    private func position(of key: Key) -> Int {
+        let index = nameIndex(key)
+        return slot.withState { $0.findEntry(start: start, count: count, nameIndex: index) }
     }
 
     /// The value offset for `key`, or a `keyNotFound` error.
     @inline(__always)
     private func entry(_ key: Key) throws -> Int {
-        // The key first: `stringValue` is an opaque call, across which a state already
-        // loaded from the slot would have to be retained.
-        let name = key.stringValue
-        let position = slot.withState { $0.findEntry(start: start, count: count, name: name) }
+        let position = position(of: key)
         guard position >= 0 else { throw keyNotFound(key) }
         return position
     }
@@ -91,8 +125,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         _ key: Key,
         _ reader: (ArchiveDecodingState, inout Int) throws(ArchiveError) -> Value
     ) throws -> Value? {
-        let name = key.stringValue
-        var p = slot.withState { $0.findEntry(start: start, count: count, name: name) }
+        var p = position(of: key)
         guard p >= 0, state.bytes[p] != ArchiveTag.null else { return nil }
         do throws(ArchiveError) {
             return try reader(state, &p)
@@ -274,9 +307,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        let name = key.stringValue
+        let position = position(of: key)
         return try slot.withState { state in
-            let position = state.findEntry(start: start, count: count, name: name)
             guard position >= 0, state.bytes[position] != ArchiveTag.null else { return nil }
             state.setPath(depth: depth, key: key)
             return try state.decodeGeneric(T.self, at: position, implied: ArchiveTag.none, depth: depth + 1)

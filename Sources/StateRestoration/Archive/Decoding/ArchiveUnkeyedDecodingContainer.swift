@@ -156,7 +156,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         } catch {
             throw state.decodingError(error, type: type, depth: depth, key: ArchiveIndexKey(currentIndex))
         }
-        state.setPath(depth: depth, key: ArchiveIndexKey(currentIndex))
+        state.setPath(depth: depth, index: currentIndex)
         return (elementPosition, next)
     }
 

@@ -104,9 +104,8 @@ final class ArchiveEncodingState {
     /// Pairs of (name index, previous owner), pushed per key and popped on close.
     @exclusivity(unchecked) var undo = ArchiveScratch<Int>(capacity: 128)
 
-    /// Coding-path keys of the value being encoded; an encoder or container at depth
-    /// `d` reports the first `d` of them.
-    @exclusivity(unchecked) var path: [any CodingKey] = []
+    /// Coding-path keys of the value being encoded.
+    @exclusivity(unchecked) var path = ArchiveCodingPath()
     /// A value slot created by `superEncoder()` that may still be empty.
     @exclusivity(unchecked) var pendingSlot = -1
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
@@ -174,7 +173,7 @@ final class ArchiveEncodingState {
         externals.removeAll(keepingCapacity: true)
         keyOwner.truncate(to: 0)
         undo.truncate(to: 0)
-        path.removeAll(keepingCapacity: true)
+        path.removeAll()
         pendingSlot = -1
         closedSize = -1
         userInfo = [:]
@@ -407,19 +406,37 @@ final class ArchiveEncodingState {
 
     // MARK: - Field names
 
-    /// The index of `name` in the field-name table, adding it on first use.
+    /// The name book's number for `name`, the text of a key (see ``ArchiveNameBook``); it is
+    /// also stored at `tag` of `table`, the key type's table, when there is one.
     ///
     /// Keys are almost always the same string instances over and over (the literals of
     /// synthesized `CodingKeys`), so the book first probes a cache keyed by the string's two
     /// raw words: a small string's words are its contents, a large string's words identify its
     /// (immutable, retained by the cache) storage, so equal words imply equal strings. Misses
-    /// fall back to a dictionary. The book's number for the name gives the index in this
-    /// encode's table, if the name was used in it already (see ``ArchiveNameBook``).
+    /// fall back to a dictionary.
     @inline(__always)
-    func nameIndex(for name: String) -> Int {
+    func nameNumber(of name: String, tag: Int = -1, in table: ArchiveKeyTable? = nil) -> Int {
         return (unmanagedBook ?? privateBook())._withUnsafeGuaranteedRef { book in
             let words = ArchiveNameCache.words(of: name)
             let number = book.cache.index(for: words) ?? book.number(of: name, words: words)
+            if let table, tag >= 0 { table.store(number, at: tag, stamp: book.stamp) }
+            return number
+        }
+    }
+
+    /// The name book's number for the key at `tag` of `table`, or ``ArchiveKeyTable/unknown``
+    /// if the table has none for the book.
+    @inline(__always)
+    func nameNumber(tag: Int, in table: ArchiveKeyTable) -> Int {
+        (unmanagedBook ?? privateBook())._withUnsafeGuaranteedRef { table.number(at: tag, stamp: $0.stamp) }
+    }
+
+    /// The index in the field-name table of the name the book numbers `number`, adding it on
+    /// first use. The book's number gives the index in this encode's table if the name was
+    /// used in it already.
+    @inline(__always)
+    func nameIndex(number: Int) -> Int {
+        return unmanagedBook.unsafelyUnwrapped._withUnsafeGuaranteedRef { book in
             if book.stamps[number] == book.epoch { return book.indices[number] }
             return firstUse(number, in: book)
         }
@@ -520,15 +537,16 @@ final class ArchiveEncodingState {
         return true
     }
 
-    /// Starts an entry of keyed container `frame`: checks it is writable and the key is
-    /// new, then writes the key's name index.
+    /// Starts an entry of keyed container `frame` for the key the name book numbers
+    /// `number` (see ``nameNumber(of:tag:in:)``): checks it is writable and the key is new,
+    /// then writes the key's name index.
     @inline(__always)
-    func beginEntry(_ frame: Int, key: String) -> EntryStatus {
+    func beginEntry(_ frame: Int, number: Int) -> EntryStatus {
         if pendingSlot >= 0 { settlePending() }
         if openFrames.last != frame {
             guard activateSlow(frame) else { return .closed }
         }
-        let name = nameIndex(for: key)
+        let name = nameIndex(number: number)
         if name < 64 {
             let bit: UInt64 = 1 &<< UInt64(name)
             // `frame` is the innermost open container, so in range.
@@ -598,20 +616,19 @@ final class ArchiveEncodingState {
     // MARK: - Coding path
 
     /// Records `key` as the coding-path component at `depth` (0-based).
-    /// Entries past the depth of the current operation are stale and never read, so a
-    /// component is overwritten in place rather than the array being truncated.
     @inline(__always)
     func setPath(depth: Int, key: some CodingKey) {
-        if depth < path.count {
-            path[depth] = key
-        } else {
-            while path.count < depth { path.append(ArchiveIndexKey(-1)) }
-            path.append(key)
-        }
+        path.set(key, at: depth)
+    }
+
+    /// Records the index of an unkeyed container's element as the component at `depth`.
+    @inline(__always)
+    func setPath(depth: Int, index: Int) {
+        path.set(index: index, at: depth)
     }
 
     func codingPath(depth: Int) -> [any CodingKey] {
-        Array(path.prefix(depth))
+        path.prefix(depth)
     }
 
     func codingPath(depth: Int, appending key: any CodingKey) -> [any CodingKey] {

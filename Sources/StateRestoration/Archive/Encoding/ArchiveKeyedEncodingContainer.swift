@@ -12,12 +12,39 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     var codingPath: [any CodingKey] { state.codingPath(depth: depth) }
 
+    /// The name book's number for `key`: from the key type's table when it has the key's byte
+    /// (see ``ArchiveKeyTable``), else from the key's text.
     @inline(__always)
-    private func begin(_ key: some CodingKey, _ value: @autoclosure () -> Any) throws {
+    private func nameNumber(_ key: Key) -> Int {
+        if let table = slot.keyTable {
+            let tag = table.tag(of: key)
+            if tag >= 0 {
+                let number = slot.withState { $0.nameNumber(tag: tag, in: table) }
+                if number != ArchiveKeyTable.unknown { return number }
+            }
+            return learnNameNumber(key, tag: tag, table: table)
+        }
         // The key first: `stringValue` is an opaque call, across which a state already
         // loaded from the slot would have to be retained.
         let name = key.stringValue
-        let status = slot.withState { $0.beginEntry(frame, key: name) }
+        return slot.withState { $0.nameNumber(of: name) }
+    }
+
+    /// The name book's number for `key` from its text, stored in the key type's table.
+    @inline(never)
+    private func learnNameNumber(_ key: Key, tag: Int, table: ArchiveKeyTable) -> Int {
+        let name = key.stringValue
+        return slot.withState { $0.nameNumber(of: name, tag: tag, in: table) }
+    }
+
+    @inline(__always)
+    private func begin(_ key: Key, _ value: @autoclosure () -> Any) throws {
+        try begin(number: nameNumber(key), key, value())
+    }
+
+    @inline(__always)
+    private func begin(number: Int, _ key: some CodingKey, _ value: @autoclosure () -> Any) throws {
+        let status = slot.withState { $0.beginEntry(frame, number: number) }
         switch status {
         case .ok:
             return
@@ -157,7 +184,9 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     }
 
     private func superEncoder(using key: some CodingKey) -> any Encoder {
-        guard (try? begin(key, ())) != nil else {
+        let name = key.stringValue
+        let number = slot.withState { $0.nameNumber(of: name) }
+        guard (try? begin(number: number, key, ())) != nil else {
             // An encoder whose slot can never be filled: every container it hands out throws.
             return ArchiveValueEncoder(state: state, parentFrame: frame, slot: -1, depth: depth + 1)
         }

@@ -102,7 +102,7 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = try begin(value)
-        state.setPath(depth: depth, key: ArchiveIndexKey(index))
+        state.setPath(depth: depth, index: index)
         try state.encodeGeneric(value, parent: frame, depth: depth + 1)
     }
 
@@ -111,7 +111,7 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     ) -> KeyedEncodingContainer<NestedKey> {
         var nested = -1
         if let index = try? begin(()) {
-            state.setPath(depth: depth, key: ArchiveIndexKey(index))
+            state.setPath(depth: depth, index: index)
             nested = state.openFrame(tag: ArchiveTag.keyed)
         }
         return state.keyedContainer(NestedKey.self, frame: nested, depth: depth + 1)
@@ -120,7 +120,7 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         var nested = -1
         if let index = try? begin(()) {
-            state.setPath(depth: depth, key: ArchiveIndexKey(index))
+            state.setPath(depth: depth, index: index)
             nested = state.openFrame(tag: ArchiveTag.array)
         }
         return ArchiveUnkeyedEncodingContainer(state: state, frame: nested, depth: depth + 1)
@@ -130,7 +130,7 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         guard let index = try? begin(()) else {
             return ArchiveValueEncoder(state: state, parentFrame: frame, slot: -1, depth: depth + 1)
         }
-        state.setPath(depth: depth, key: ArchiveIndexKey(index))
+        state.setPath(depth: depth, index: index)
         state.pendingSlot = state.count
         return ArchiveValueEncoder(state: state, parentFrame: frame, slot: state.count, depth: depth + 1)
     }

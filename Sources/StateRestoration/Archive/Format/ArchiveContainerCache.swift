@@ -14,11 +14,18 @@ class ArchiveContainerSlot {
     /// some key types have unbounded names (a dictionary's keys).
     static let maximumSingleKeyArrays = 16
     @exclusivity(unchecked) var singleKeyArrays: [(name: String, keys: AnyObject)] = []
+    /// The names of the key type's keys by their byte, for key types that have one
+    /// (see ``ArchiveKeyTable``); set when the slot is made, for its wrapper's key type.
+    @exclusivity(unchecked) var keyTable: ArchiveKeyTable?
 
     init(first: Int, second: Int, depth: Int) {
         self.first = first
         self.second = second
         self.depth = depth
+    }
+
+    deinit {
+        keyTable?.deallocate()
     }
 
     /// Points the slot at a coding state, for a wrapper taken from an ``ArchiveContainerPool``.
@@ -309,6 +316,7 @@ extension ArchiveEncodingState {
     @inline(never)
     func newKeyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
         let slot = ArchiveEncodingSlot(state: self, first: frame, second: 0, depth: depth)
+        slot.keyTable = ArchiveKeyTable.make(for: Key.self)
         return containers.remember(
             KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(slot: slot)), slot: slot, for: Key.self)
     }
@@ -354,6 +362,7 @@ extension ArchiveDecodingState {
         depth: Int
     ) -> KeyedDecodingContainer<Key> {
         let slot = ArchiveDecodingSlot(state: self, first: start, second: count, depth: depth)
+        slot.keyTable = ArchiveKeyTable.make(for: Key.self)
         return containers.remember(
             KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(slot: slot)), slot: slot, for: Key.self)
     }

@@ -1,0 +1,87 @@
+import Synchronization
+
+/// The names of one key type's keys, by the byte that tells the keys apart, so that the
+/// keyed containers find a key's name without asking the key for it.
+///
+/// Finding an entry's name by the key's text costs, for every entry encoded or decoded, an
+/// opaque `stringValue` call, a release of the string it returns and a hash probe of the
+/// string's words: about 70 instructions of the 345 that encoding a `Double` entry costs in
+/// profiles of the benchmark tree. The synthesized `CodingKeys` of a Codable struct or enum is
+/// a payload-free enum, whose value is a single byte (none for a one-case enum). A table per
+/// key type maps that byte to the name's number, found once with `stringValue`; later keys
+/// with the same byte are one load away from it.
+///
+/// Only key types that are plain data (no references) of at most one byte get a table:
+/// their value is that byte. The table assumes, as every coder does, that a key's
+/// `stringValue` depends on the key's value alone. Bytes past ``capacity`` (a type of more
+/// cases than that) take the text path.
+///
+/// A number holds for the numbering it was found in: an encoder's name book (which keeps its
+/// numbers for as long as it lives) or one decode's name table. Each entry carries the stamp of
+/// that numbering (``ArchiveKeyTable/newStamp()``, unique in the process, never 0), and an
+/// entry with another stamp is found again by text.
+///
+/// The table belongs to a container slot (``ArchiveContainerSlot/keyTable``), which is used by
+/// one coding call at a time, and is freed with it.
+struct ArchiveKeyTable {
+    static let capacity = 64
+
+    struct Entry {
+        var stamp: UInt64
+        var number: Int
+    }
+
+    private let entries: UnsafeMutablePointer<Entry>
+    /// 1, or 0 for a key type whose values have no bytes (one case).
+    private let byteCount: Int
+
+    private init(byteCount: Int) {
+        self.byteCount = byteCount
+        entries = .allocate(capacity: Self.capacity)
+        entries.initialize(repeating: Entry(stamp: 0, number: 0), count: Self.capacity)
+    }
+
+    /// A table for `Key`, or nil when its values are not told apart by at most one byte.
+    static func make<Key: CodingKey>(for _: Key.Type) -> ArchiveKeyTable? {
+        guard _isPOD(Key.self), MemoryLayout<Key>.size <= 1 else { return nil }
+        return ArchiveKeyTable(byteCount: MemoryLayout<Key>.size)
+    }
+
+    func deallocate() {
+        entries.deallocate()
+    }
+
+    /// The entry index for `key`, a value of the table's key type, or -1 when the table has
+    /// no room for its byte.
+    @inline(__always)
+    func tag(of key: some CodingKey) -> Int {
+        guard byteCount != 0 else { return 0 }
+        // A one-byte key type's value is its byte. (`withUnsafeBytes(of:)` is not inlined into
+        // the unspecialized containers: a call of 38 instructions per key.)
+        let byte = Int(unsafeBitCast(key, to: UInt8.self))
+        return byte < Self.capacity ? byte : -1
+    }
+
+    /// What ``number(at:stamp:)`` returns for a byte not yet looked up in a numbering.
+    static var unknown: Int { Int.min }
+
+    /// The number stored for `tag` in the numbering stamped `stamp`, or ``unknown``.
+    @inline(__always)
+    func number(at tag: Int, stamp: UInt64) -> Int {
+        let entry = entries[tag]
+        return entry.stamp == stamp ? entry.number : Self.unknown
+    }
+
+    /// Stores `number` for `tag` in the numbering stamped `stamp`.
+    @inline(__always)
+    func store(_ number: Int, at tag: Int, stamp: UInt64) {
+        entries[tag] = Entry(stamp: stamp, number: number)
+    }
+
+    private static let stamps = Atomic<UInt64>(0)
+
+    /// A stamp no numbering has had before.
+    static func newStamp() -> UInt64 {
+        stamps.add(1, ordering: .relaxed).newValue
+    }
+}
