@@ -595,11 +595,18 @@ final class ArchiveEncodingState {
     /// The container an encoder for `slot` should write into: the one already opened for
     /// the slot (a subclass and its superclass sharing one encoder), or a new one.
     /// Returns -1 when the slot cannot take a container.
+    @inline(__always)
     func frame(forSlot slot: Int, parent: Int, tag: UInt8) -> Int {
         // Fast path: nothing written to the slot yet, its container is the innermost one.
         if count == slot && pendingSlot < 0 && openFrames.last == parent {
             return openFrame(tag: tag)
         }
+        return existingFrame(forSlot: slot, parent: parent, tag: tag)
+    }
+
+    /// ``frame(forSlot:parent:tag:)`` when the slot may hold a container already.
+    @inline(never)
+    private func existingFrame(forSlot slot: Int, parent: Int, tag: UInt8) -> Int {
         var position = openFrames.count
         while position > 0 {
             position -= 1

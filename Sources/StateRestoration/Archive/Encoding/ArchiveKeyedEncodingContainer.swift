@@ -145,6 +145,8 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try begin(key, value)
+        let frame = frame
+        let depth = depth
         try slot.withState { state in
             state.setPath(depth: depth, key: key)
             try state.encodeGeneric(value, parent: frame, depth: depth + 1)

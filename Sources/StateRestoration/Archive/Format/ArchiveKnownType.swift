@@ -58,6 +58,9 @@ struct ArchiveTypeCache {
 struct ArchiveTypeTable<Value: Sendable>: Sendable {
     private var keys = [ObjectIdentifier?](repeating: nil, count: 256)
     private var values: [Value?] = Array(repeating: nil, count: 256)
+    /// `keys.count - 1`, kept: reading `keys.count` in the lookup was a call (Array's
+    /// `count` getter of this specialization is not inlined there).
+    private var mask = 255
     private(set) var count = 0
 
     @inline(__always)
@@ -70,7 +73,7 @@ struct ArchiveTypeTable<Value: Sendable>: Sendable {
     subscript(type: Any.Type) -> Value? {
         @inline(__always) get {
             let identity = ObjectIdentifier(type)
-            let mask = keys.count &- 1
+            let mask = self.mask
             var slot = Self.home(of: identity, mask: mask)
             while let key = keys[slot] {
                 if key == identity { return values[slot] }
@@ -113,6 +116,7 @@ struct ArchiveTypeTable<Value: Sendable>: Sendable {
         let old = entries
         keys = Array(repeating: nil, count: keys.count * 2)
         values = Array(repeating: nil, count: keys.count)
+        mask = keys.count - 1
         count = 0
         for (identity, value) in old {
             store(identity, value)
