@@ -11,8 +11,11 @@
 ///
 /// Entries past the depth of the current operation are stale and never read, so a component
 /// is overwritten in place rather than the array being truncated.
-struct ArchiveCodingPath {
-    private enum Kind: UInt8 {
+struct ArchiveCodingPath: ~Copyable {
+    // `Kind` and `Component` are internal rather than private: a private element type of
+    // `ArchiveScratch` crashes the 6.3 compiler ("Global is external, but doesn't have
+    // external or weak linkage").
+    enum Kind: UInt8 {
         /// A key of `type` whose value is the byte `value` (none for a type of size 0).
         case byte
         /// An ``ArchiveIndexKey`` with index `value`.
@@ -21,13 +24,14 @@ struct ArchiveCodingPath {
         case boxed
     }
 
-    private struct Component {
+    struct Component {
         var type: any CodingKey.Type
         var value: Int
         var kind: Kind
     }
 
-    private var components: [Component] = []
+    /// Not an `Array`: writing a component then never calls the runtime's uniqueness check.
+    private var components = ArchiveScratch<Component>(capacity: 16)
     /// Keys kept boxed, at their depth; nil below the deepest one.
     private var boxed: [(any CodingKey)?] = []
 
@@ -75,7 +79,7 @@ struct ArchiveCodingPath {
 
     /// The first `depth` components, as keys.
     func prefix(_ depth: Int) -> [any CodingKey] {
-        components.prefix(depth).indices.map { position in
+        (0..<Swift.min(depth, components.count)).map { position in
             let component = components[position]
             switch component.kind {
             case .byte: return Self.key(component.type, byte: UInt8(truncatingIfNeeded: component.value))
@@ -91,7 +95,7 @@ struct ArchiveCodingPath {
     }
 
     mutating func removeAll() {
-        components.removeAll(keepingCapacity: true)
+        components.truncate(to: 0)
         boxed.removeAll(keepingCapacity: true)
     }
 }
