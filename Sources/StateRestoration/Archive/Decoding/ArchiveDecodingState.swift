@@ -32,6 +32,8 @@ final class ArchiveDecodingState {
     /// Cache from a key string's raw bits to its name index (-1: not in the table); see
     /// ``nameIndex(for:)``.
     @exclusivity(unchecked) var nameCache = ArchiveNameCache()
+    /// ``ArchiveTag/skipRuleTable``.
+    let skipRules = ArchiveTag.skipRuleTable
     /// The stamp of this decode's name table in the key tables (``ArchiveKeyTable``), whose
     /// numbers are name indices here.
     @exclusivity(unchecked) private(set) var keyStamp: UInt64 = 0
@@ -450,7 +452,7 @@ final class ArchiveDecodingState {
     func skipSimpleValue(at p: Int, end: Int) -> Int? {
         // The tag and the three bytes after it can be read.
         guard end &- p >= 4 else { return nil }
-        let rule = ArchiveTag.skipRule(bytes[p])
+        let rule = skipRule(bytes[p])
         var q = p &+ 1
         switch rule {
         case ..<ArchiveTag.skipVarint:
@@ -488,7 +490,7 @@ final class ArchiveDecodingState {
     func skipValue(at p: Int, end: Int, implied: UInt8) throws(ArchiveError) -> Int {
         var q = p
         let tag = try readTag(&q, end: end, implied: implied)
-        let rule = ArchiveTag.skipRule(tag)
+        let rule = skipRule(tag)
         if rule < ArchiveTag.skipVarint {
             let fixed = Int(rule)
             guard end &- q >= fixed else { throw truncated(at: q, "\(fixed)-byte \(ArchiveTag.name(tag))") }
@@ -688,6 +690,13 @@ final class ArchiveDecodingState {
             entry += 2
         }
         return -1
+    }
+
+    /// What follows `tag` in the archive: below ``ArchiveTag/skipVarint``, a payload of that
+    /// many bytes; otherwise one of the `skip` rules of ``ArchiveTag``.
+    @inline(__always)
+    func skipRule(_ tag: UInt8) -> UInt8 {
+        skipRules[Int(tag)]
     }
 
     /// The tag of the value at `position` without consuming it.
