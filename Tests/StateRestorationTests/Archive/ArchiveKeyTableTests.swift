@@ -130,6 +130,31 @@ import Testing
         }
     }
 
+    @Test("concurrent coding calls, whose pooled tables move between them, each get their own names")
+    func concurrentCalls() async throws {
+        let inOrder = try ArchiveEncoder().encode(InOrder(a: 1, b: 2))
+        let reversed = try ArchiveEncoder().encode(Reversed(b: 20, a: 10))
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<200 {
+                        let value = InOrder(a: task, b: round)
+                        let decoded = try? ArchiveDecoder().decode(
+                            Reversed.self, from: ArchiveEncoder().encode(value))
+                        if decoded != Reversed(b: round, a: task) { failures += 1 }
+                        let data = round % 2 == 0 ? inOrder : reversed
+                        let expected = round % 2 == 0 ? InOrder(a: 1, b: 2) : InOrder(a: 10, b: 20)
+                        if (try? ArchiveDecoder().decode(InOrder.self, from: data)) != expected { failures += 1 }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+    }
+
     @Test("a key's name is its stringValue, whatever its case's position")
     func renamedKeys() throws {
         let value = Renamed(first: 7, second: "seven")
@@ -259,6 +284,63 @@ import Testing
             return
         }
         #expect(Probe.render(context.codingPath) == ["items", "[0]", "byName", "x", "only", "on"])
+    }
+
+    /// A dictionary's string key, then a one-byte key, at the same depth.
+    struct DictionaryThenProbe: Encodable {
+        var first = ["k": 1]
+        var second = Holder()
+
+        struct Holder: Encodable {
+            var probe = Probe()
+        }
+    }
+
+    @Test("a depth that held a boxed key reports the one-byte key written there later")
+    func boxedThenByte() throws {
+        let thrown = #expect(throws: Probe.Path.self) {
+            try ArchiveEncoder().encode(DictionaryThenProbe())
+        }
+        #expect(thrown?.keys == ["second", "probe"])
+    }
+
+    /// A key whose name is read from a setting that changes between encodes.
+    struct Prefixed: Codable, Equatable {
+        nonisolated(unsafe) static var prefix = "v1_"
+        var a: Int
+
+        enum CodingKeys: CodingKey {
+            case a
+            var stringValue: String { Prefixed.prefix + "a" }
+            var intValue: Int? { nil }
+            init?(stringValue: String) {
+                guard stringValue == Prefixed.prefix + "a" else { return nil }
+                self = .a
+            }
+            init?(intValue: Int) { nil }
+        }
+    }
+
+    /// The names in an archive, read with string keys.
+    struct Names: Decodable {
+        var names: [String]
+        init(from decoder: any Decoder) throws {
+            names = try decoder.container(keyedBy: Wide.Key.self).allKeys.map(\.stringValue)
+        }
+    }
+
+    @Test("a key's name is asked again in every encode and decode")
+    func namesPerCall() throws {
+        Prefixed.prefix = "v1_"
+        let first = try ArchiveEncoder().encode(Prefixed(a: 1))
+        Prefixed.prefix = "v2_"
+        let second = try ArchiveEncoder().encode(Prefixed(a: 2))
+        #expect(try ArchiveDecoder().decode(Names.self, from: first).names == ["v1_a"])
+        #expect(try ArchiveDecoder().decode(Names.self, from: second).names == ["v2_a"])
+        #expect(try ArchiveDecoder().decode(Prefixed.self, from: second) == Prefixed(a: 2))
+        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(Prefixed.self, from: first) }
+        Prefixed.prefix = "v1_"
+        #expect(try ArchiveDecoder().decode(Prefixed.self, from: first) == Prefixed(a: 1))
     }
 
     /// Decodes an Int, but throws its path when it reads the 1 of the second item.

@@ -56,11 +56,9 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     private func nameIndex(_ key: Key) -> Int {
         if let table = slot.keyTable {
             let tag = table.tag(of: key)
-            if tag >= 0 {
-                let index = slot.withState { table.number(at: tag, stamp: $0.keyStamp) }
-                if index != ArchiveKeyTable.unknown { return index }
-            }
-            return learnNameIndex(key, tag: tag, table: table)
+            let index = slot.withState { table.number(at: tag, stamp: $0.keyStamp) }
+            if index != ArchiveKeyTable.unknown { return index }
+            return learnNameIndex(key, tag: tag)
         }
         // The key first: `stringValue` is an opaque call, across which a state already
         // loaded from the slot would have to be retained.
@@ -70,13 +68,11 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     /// The index of `key`'s name from its text, stored in the key type's table.
     @inline(never)
-    private func learnNameIndex(_ key: Key, tag: Int, table: ArchiveKeyTable) -> Int {
+    private func learnNameIndex(_ key: Key, tag: Int) -> Int {
         let name = key.stringValue
-        return slot.withState { state in
-            let index = state.nameIndex(for: name)
-            if tag >= 0 { table.store(index, at: tag, stamp: state.keyStamp) }
-            return index
-        }
+        let (index, stamp) = slot.withState { ($0.nameIndex(for: name), $0.keyStamp) }
+        slot.keyTable?.store(index, at: tag, stamp: stamp)
+        return index
     }
 
     /// The value offset for `key`, or -1 when the container has no entry for it.

@@ -62,6 +62,9 @@ final class ArchiveEncodingState {
     @exclusivity(unchecked) var book: ArchiveNameBook? {
         didSet { unmanagedBook = book.map { Unmanaged.passUnretained($0) } }
     }
+    /// The stamp of this encode's use of its name book in the key tables (``ArchiveKeyTable``),
+    /// whose numbers are the book's: new for every encode, and for a private book.
+    @exclusivity(unchecked) var keyStamp: UInt64 = 0
     /// ``book``, read without reference counting on every key (a retain and a release per key
     /// cost more than the book saves); valid whenever `book` is set.
     @exclusivity(unchecked) private var unmanagedBook: Unmanaged<ArchiveNameBook>?
@@ -406,8 +409,7 @@ final class ArchiveEncodingState {
 
     // MARK: - Field names
 
-    /// The name book's number for `name`, the text of a key (see ``ArchiveNameBook``); it is
-    /// also stored at `tag` of `table`, the key type's table, when there is one.
+    /// The name book's number for `name`, the text of a key (see ``ArchiveNameBook``).
     ///
     /// Keys are almost always the same string instances over and over (the literals of
     /// synthesized `CodingKeys`), so the book first probes a cache keyed by the string's two
@@ -415,20 +417,11 @@ final class ArchiveEncodingState {
     /// (immutable, retained by the cache) storage, so equal words imply equal strings. Misses
     /// fall back to a dictionary.
     @inline(__always)
-    func nameNumber(of name: String, tag: Int = -1, in table: ArchiveKeyTable? = nil) -> Int {
+    func nameNumber(of name: String) -> Int {
         return (unmanagedBook ?? privateBook())._withUnsafeGuaranteedRef { book in
             let words = ArchiveNameCache.words(of: name)
-            let number = book.cache.index(for: words) ?? book.number(of: name, words: words)
-            if let table, tag >= 0 { table.store(number, at: tag, stamp: book.stamp) }
-            return number
+            return book.cache.index(for: words) ?? book.number(of: name, words: words)
         }
-    }
-
-    /// The name book's number for the key at `tag` of `table`, or ``ArchiveKeyTable/unknown``
-    /// if the table has none for the book.
-    @inline(__always)
-    func nameNumber(tag: Int, in table: ArchiveKeyTable) -> Int {
-        (unmanagedBook ?? privateBook())._withUnsafeGuaranteedRef { table.number(at: tag, stamp: $0.stamp) }
     }
 
     /// The index in the field-name table of the name the book numbers `number`, adding it on
@@ -468,6 +461,8 @@ final class ArchiveEncodingState {
             book.indices[number] = number
         }
         self.book = book
+        // Numbers the key tables hold for this encode are the pooled book's.
+        keyStamp = ArchiveKeyTable.newStamp()
         return Unmanaged.passUnretained(book)
     }
 

@@ -32,7 +32,9 @@ struct ArchiveCodingPath: ~Copyable {
 
     /// Not an `Array`: writing a component then never calls the runtime's uniqueness check.
     private var components = ArchiveScratch<Component>(capacity: 16)
-    /// Keys kept boxed, at their depth; nil below the deepest one.
+    /// Keys kept boxed, at their depth (nil where none was); read only where the component
+    /// says so. A boxed key stays until the coding call ends, even once its depth holds
+    /// another key: releasing it there would cost every later component a check.
     private var boxed: [(any CodingKey)?] = []
 
     /// Records `key` as the component at `depth` (0-based).

@@ -8,37 +8,38 @@ import Synchronization
 /// string's words: about 70 instructions of the 345 that encoding a `Double` entry costs in
 /// profiles of the benchmark tree. The synthesized `CodingKeys` of a Codable struct or enum is
 /// a payload-free enum, whose value is a single byte (none for a one-case enum). A table per
-/// key type maps that byte to the name's number, found once with `stringValue`; later keys
-/// with the same byte are one load away from it.
+/// key type maps that byte to the name's number, found with `stringValue` the first time a
+/// coding call meets the byte; later keys with the same byte are one load away from it.
 ///
 /// Only key types that are plain data (no references) of at most one byte get a table:
 /// their value is that byte. The table assumes, as every coder does, that a key's
-/// `stringValue` depends on the key's value alone. Bytes past ``capacity`` (a type of more
-/// cases than that) take the text path.
+/// `stringValue` depends on the key's value alone; a name is kept for one coding call only, so
+/// a key type whose names change between calls (a prefix read from a setting, say) is asked
+/// again in the next call.
 ///
-/// A number holds for the numbering it was found in: an encoder's name book (which keeps its
-/// numbers for as long as it lives) or one decode's name table. Each entry carries the stamp of
-/// that numbering (``ArchiveKeyTable/newStamp()``, unique in the process, never 0), and an
-/// entry with another stamp is found again by text.
+/// A number holds for the numbering it was found in: one encode's use of its name book, or one
+/// decode's name table. Each entry carries the stamp of that call (``ArchiveKeyTable/newStamp()``,
+/// unique in the process, never 0), and an entry with another stamp is found again by text.
+/// A table starts with room for 8 bytes and grows to the largest byte met, up to 256.
 ///
 /// The table belongs to a container slot (``ArchiveContainerSlot/keyTable``), which is used by
 /// one coding call at a time, and is freed with it.
 struct ArchiveKeyTable {
-    static let capacity = 64
-
     struct Entry {
         var stamp: UInt64
         var number: Int
     }
 
-    private let entries: UnsafeMutablePointer<Entry>
+    private var entries: UnsafeMutablePointer<Entry>
+    private var capacity: Int
     /// 1, or 0 for a key type whose values have no bytes (one case).
     private let byteCount: Int
 
     private init(byteCount: Int) {
         self.byteCount = byteCount
-        entries = .allocate(capacity: Self.capacity)
-        entries.initialize(repeating: Entry(stamp: 0, number: 0), count: Self.capacity)
+        capacity = byteCount == 0 ? 1 : 8
+        entries = .allocate(capacity: capacity)
+        entries.initialize(repeating: Entry(stamp: 0, number: 0), count: capacity)
     }
 
     /// A table for `Key`, or nil when its values are not told apart by at most one byte.
@@ -51,15 +52,13 @@ struct ArchiveKeyTable {
         entries.deallocate()
     }
 
-    /// The entry index for `key`, a value of the table's key type, or -1 when the table has
-    /// no room for its byte.
+    /// The entry index for `key`, a value of the table's key type: its byte.
     @inline(__always)
     func tag(of key: some CodingKey) -> Int {
         guard byteCount != 0 else { return 0 }
         // A one-byte key type's value is its byte. (`withUnsafeBytes(of:)` is not inlined into
         // the unspecialized containers: a call of 38 instructions per key.)
-        let byte = Int(unsafeBitCast(key, to: UInt8.self))
-        return byte < Self.capacity ? byte : -1
+        return Int(unsafeBitCast(key, to: UInt8.self))
     }
 
     /// What ``number(at:stamp:)`` returns for a byte not yet looked up in a numbering.
@@ -68,13 +67,23 @@ struct ArchiveKeyTable {
     /// The number stored for `tag` in the numbering stamped `stamp`, or ``unknown``.
     @inline(__always)
     func number(at tag: Int, stamp: UInt64) -> Int {
+        guard tag < capacity else { return Self.unknown }
         let entry = entries[tag]
         return entry.stamp == stamp ? entry.number : Self.unknown
     }
 
-    /// Stores `number` for `tag` in the numbering stamped `stamp`.
-    @inline(__always)
-    func store(_ number: Int, at tag: Int, stamp: UInt64) {
+    /// Stores `number` for `tag` in the numbering stamped `stamp`, making room for it.
+    mutating func store(_ number: Int, at tag: Int, stamp: UInt64) {
+        if tag >= capacity {
+            var newCapacity = capacity
+            while newCapacity <= tag { newCapacity *= 2 }
+            let grown = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
+            grown.moveInitialize(from: entries, count: capacity)
+            (grown + capacity).initialize(repeating: Entry(stamp: 0, number: 0), count: newCapacity - capacity)
+            entries.deallocate()
+            entries = grown
+            capacity = newCapacity
+        }
         entries[tag] = Entry(stamp: stamp, number: number)
     }
 

@@ -29,8 +29,6 @@ final class ArchiveNameBook: @unchecked Sendable {
     @exclusivity(unchecked) var indices: [Int] = []
     /// The current encode's stamp; never 0, which marks a name no encode has used.
     @exclusivity(unchecked) private(set) var epoch: UInt32 = 0
-    /// The stamp of this book's numbering in the key tables (``ArchiveKeyTable``).
-    let stamp = ArchiveKeyTable.newStamp()
 
     /// Books kept with more names than this are dropped rather than pooled.
     static let maximumKeptCount = 1024
