@@ -29,6 +29,8 @@ struct RestorationBenchmarks {
             print("             or 200 saves where one screen changed, of the large hierarchy on an InMemoryStore")
             print("             (on a FileStore in a temporary directory: save-one-changed-file)")
             print("             (perf record -g; valgrind stops on these here)")
+            print("             PROFILE_N=n encodes or decodes n times instead: the difference between two")
+            print("             counts is the steady state, without the first call's one-time costs")
             exit(flags.isSubset(of: known) ? 0 : 2)
         }
         let quick = flags.contains("--quick")
@@ -48,6 +50,11 @@ struct RestorationBenchmarks {
         }
     }
 
+    /// How many encodes or decodes `--profile` runs after the first: `PROFILE_N`, or 200.
+    static var profileCount: Int {
+        ProcessInfo.processInfo.environment["PROFILE_N"].flatMap { Int($0) }.map { max($0, 0) } ?? 200
+    }
+
     /// Runs one thing, untimed, so that a profiler sees little else; returns the exit status.
     static func profile(_ what: String) async -> Int32 {
         let codec = Codec.archive()
@@ -60,9 +67,9 @@ struct RestorationBenchmarks {
             }
             switch what {
             case "archive-encode":
-                for _ in 0..<200 { blackHole(try codec.encode(tree)) }
+                for _ in 0..<profileCount { blackHole(try codec.encode(tree)) }
             case "archive-decode":
-                for _ in 0..<200 { blackHole(try codec.decode(data)) }
+                for _ in 0..<profileCount { blackHole(try codec.decode(data)) }
             case "launch", "save-one-changed", "save-one-changed-file":
                 let hierarchy = try Hierarchy(.large)
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
