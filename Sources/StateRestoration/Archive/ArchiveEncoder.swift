@@ -16,6 +16,11 @@ public import Foundation
 /// containers and super encoders created from it before are closed, and writing to
 /// them throws an `EncodingError`.
 ///
+/// A key's name is its `stringValue`, asked once per call for each value of a key type whose
+/// values are one byte of plain data (a synthesized `CodingKeys` enum), and remembered for the
+/// rest of the call: such a key's name must not change while an encode runs. The decoder does
+/// the same.
+///
 /// ```swift
 /// struct Screen: Codable { var id: UUID; var title: String; var scroll: Double }
 /// let data = try ArchiveEncoder().encode(Screen(id: UUID(), title: "Inbox", scroll: 120))
