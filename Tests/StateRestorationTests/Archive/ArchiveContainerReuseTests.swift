@@ -264,6 +264,18 @@ import Testing
         #expect(try ArchiveEncoder().encode(YZX()) == reference)
     }
 
+    @Test("a container left open by a failed encode finds a key it wrote before, by its byte, with a book")
+    func escapedFromFailedEncodeKnownKeyFirst() throws {
+        let escaper = FailingEscaper()
+        #expect(throws: FailingEscaper.Failure.self) { try ArchiveEncoder().encode(escaper) }
+        let reference = try ArchiveEncoder().encode(YZX())
+        // `.x` is in the key type's table from the failed encode; the book that numbered it
+        // went back to the pool, so the write must not use that number.
+        #expect(throws: EncodingError.self) { try escaper.kept?.encode(3, forKey: .x) }
+        try escaper.kept?.encode(2, forKey: .late)
+        #expect(try ArchiveEncoder().encode(YZX()) == reference)
+    }
+
     /// Keeps the container it decoded from.
     final class KeepingDecoder: Decodable, @unchecked Sendable {
         enum CodingKeys: String, CodingKey { case x, name }

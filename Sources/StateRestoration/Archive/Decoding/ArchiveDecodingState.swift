@@ -36,7 +36,7 @@ final class ArchiveDecodingState {
     let skipRules = ArchiveTag.skipRuleTable
     /// The stamp of this decode's name table in the key tables (``ArchiveKeyTable``), whose
     /// numbers are name indices here.
-    @exclusivity(unchecked) private(set) var keyStamp: UInt64 = 0
+    @exclusivity(unchecked) private(set) var keyStamp = ArchiveKeyTable.newStamp()
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
     /// Which types are arrays decoded by ``ArchiveDecodableArray``.
     @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(

@@ -58,13 +58,19 @@ final class ArchiveEncodingState {
     @exclusivity(unchecked) var namesByteCount = 0
     /// Finds a key's name-table index: from ``ArchiveNameBook/take()`` for the length of the
     /// encode (see ``takeContainers()``), then nil (a container that escaped the encode gets a
-    /// book of its own, see ``nameIndex(for:)``).
+    /// book of its own, see ``nameNumber(of:)``).
     @exclusivity(unchecked) var book: ArchiveNameBook? {
-        didSet { unmanagedBook = book.map { Unmanaged.passUnretained($0) } }
+        didSet {
+            unmanagedBook = book.map { Unmanaged.passUnretained($0) }
+            // The key tables' numbers were the previous book's (or were learned while it was set).
+            keyStamp = ArchiveKeyTable.newStamp()
+        }
     }
     /// The stamp of this encode's use of its name book in the key tables (``ArchiveKeyTable``),
-    /// whose numbers are the book's: new for every encode, and for a private book.
-    @exclusivity(unchecked) var keyStamp: UInt64 = 0
+    /// whose numbers are the book's: new whenever ``book`` changes (an encode takes one, gives it
+    /// back, or makes a private one), so that a table entry is only ever read with the book it
+    /// was learned from, and a key found in a table always finds the book set.
+    @exclusivity(unchecked) var keyStamp = ArchiveKeyTable.newStamp()
     /// ``book``, read without reference counting on every key (a retain and a release per key
     /// cost more than the book saves); valid whenever `book` is set.
     @exclusivity(unchecked) private var unmanagedBook: Unmanaged<ArchiveNameBook>?
@@ -461,8 +467,6 @@ final class ArchiveEncodingState {
             book.indices[number] = number
         }
         self.book = book
-        // Numbers the key tables hold for this encode are the pooled book's.
-        keyStamp = ArchiveKeyTable.newStamp()
         return Unmanaged.passUnretained(book)
     }
 
@@ -533,7 +537,7 @@ final class ArchiveEncodingState {
     }
 
     /// Starts an entry of keyed container `frame` for the key the name book numbers
-    /// `number` (see ``nameNumber(of:tag:in:)``): checks it is writable and the key is new,
+    /// `number` (see ``nameNumber(of:)``): checks it is writable and the key is new,
     /// then writes the key's name index.
     @inline(__always)
     func beginEntry(_ frame: Int, number: Int) -> EntryStatus {

@@ -285,7 +285,6 @@ extension ArchiveEncodingState {
     func takeContainers() {
         ArchiveContainerPool.encoding.take(into: containers, for: self)
         book = ArchiveNameBook.take()
-        keyStamp = ArchiveKeyTable.newStamp()
     }
 
     /// Gives the cached wrappers and the name book back when the encode is over; the state's

@@ -19,7 +19,8 @@ import Synchronization
 ///
 /// A number holds for the numbering it was found in: one encode's use of its name book, or one
 /// decode's name table. Each entry carries the stamp of that call (``ArchiveKeyTable/newStamp()``,
-/// unique in the process, never 0), and an entry with another stamp is found again by text.
+/// unique in the process, never 0, which marks an entry not yet filled), and an entry with
+/// another stamp is found again by text.
 /// A table starts with room for 8 bytes and grows to the largest byte met, up to 256.
 ///
 /// The table belongs to a container slot (``ArchiveContainerSlot/keyTable``), which is used by
