@@ -15,7 +15,7 @@ import Foundation
 /// encode or decode call on one thread, and no method holds an `inout` access to a
 /// property across a call that touches the same property, so the dynamic exclusivity
 /// checks (which cost more than the work on these hot paths) can never fire.
-final class ArchiveDecodingState {
+final class ArchiveDecodingState: ArchiveKeyNaming {
     /// A private copy of the input, so that a `Decoder` that escapes its `init(from:)`
     /// can never read freed memory (a state that anything still holds is never reused, see
     /// ``recycle(_:)``).
@@ -647,6 +647,12 @@ final class ArchiveDecodingState {
         let words = ArchiveNameCache.words(of: name)
         if let index = nameCache.index(for: words) { return index }
         return nameIndexSlow(for: name, words: words)
+    }
+
+    /// ``nameIndex(for:)``, for the key tables.
+    @inline(__always)
+    func keyNumber(forName name: String) -> Int {
+        nameIndex(for: name)
     }
 
     @inline(never)

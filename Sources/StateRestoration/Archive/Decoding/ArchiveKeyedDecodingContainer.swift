@@ -49,36 +49,11 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         position(of: key) >= 0
     }
 
-    /// The index of `key`'s name in the archive's name table (-1: not there): from the key
-    /// type's table when it has the key's byte for this decode (see ``ArchiveKeyTable``),
-    /// else from the key's text.
-    @inline(__always)
-    private func nameIndex(_ key: Key) -> Int {
-        if let table = slot.keyTable {
-            let tag = table.tag(of: key)
-            let index = slot.withState { table.number(at: tag, stamp: $0.keyStamp) }
-            if index != ArchiveKeyTable.unknown { return index }
-            return learnNameIndex(key, tag: tag)
-        }
-        // The key first: `stringValue` is an opaque call, across which a state already
-        // loaded from the slot would have to be retained.
-        let name = key.stringValue
-        return slot.withState { $0.nameIndex(for: name) }
-    }
-
-    /// The index of `key`'s name from its text, stored in the key type's table.
-    @inline(never)
-    private func learnNameIndex(_ key: Key, tag: Int) -> Int {
-        let name = key.stringValue
-        let (index, stamp) = slot.withState { ($0.nameIndex(for: name), $0.keyStamp) }
-        slot.keyTable?.store(index, at: tag, stamp: stamp)
-        return index
-    }
-
     /// The value offset for `key`, or -1 when the container has no entry for it.
     @inline(__always)
     private func position(of key: Key) -> Int {
-        let index = nameIndex(key)
+        // The index of the key's name in the archive's name table (-1: not there).
+        let index = slot.keyNumber(key)
         return slot.withState { $0.findEntry(start: start, count: count, nameIndex: index) }
     }
 

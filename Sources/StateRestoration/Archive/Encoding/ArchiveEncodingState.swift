@@ -18,7 +18,7 @@ import Foundation
 /// encode or decode call on one thread, and no method holds an `inout` access to a
 /// property across a call that touches the same property, so the dynamic exclusivity
 /// checks (which cost more than the work on these hot paths) can never fire.
-final class ArchiveEncodingState {
+final class ArchiveEncodingState: ArchiveKeyNaming {
     /// One container, open or closed.
     struct Frame {
         /// Offset in the raw buffer just after the container's tag byte.
@@ -428,6 +428,12 @@ final class ArchiveEncodingState {
             let words = ArchiveNameCache.words(of: name)
             return book.cache.index(for: words) ?? book.number(of: name, words: words)
         }
+    }
+
+    /// ``nameNumber(of:)``, for the key tables.
+    @inline(__always)
+    func keyNumber(forName name: String) -> Int {
+        nameNumber(of: name)
     }
 
     /// The index in the field-name table of the name the book numbers `number`, adding it on

@@ -12,38 +12,9 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     var codingPath: [any CodingKey] { state.codingPath(depth: depth) }
 
-    /// The name book's number for `key`: from the key type's table when it has the key's byte
-    /// for this encode (see ``ArchiveKeyTable``), else from the key's text.
-    @inline(__always)
-    private func nameNumber(_ key: Key) -> Int {
-        if let table = slot.keyTable {
-            let tag = table.tag(of: key)
-            let number = slot.withState { table.number(at: tag, stamp: $0.keyStamp) }
-            if number != ArchiveKeyTable.unknown { return number }
-            return learnNameNumber(key, tag: tag)
-        }
-        // The key first: `stringValue` is an opaque call, across which a state already
-        // loaded from the slot would have to be retained.
-        let name = key.stringValue
-        return slot.withState { $0.nameNumber(of: name) }
-    }
-
-    /// The name book's number for `key` from its text, stored in the key type's table.
-    @inline(never)
-    private func learnNameNumber(_ key: Key, tag: Int) -> Int {
-        let name = key.stringValue
-        let (number, stamp) = slot.withState { state in
-            // The number first: a private book made for it takes a new stamp.
-            let number = state.nameNumber(of: name)
-            return (number, state.keyStamp)
-        }
-        slot.keyTable?.store(number, at: tag, stamp: stamp)
-        return number
-    }
-
     @inline(__always)
     private func begin(_ key: Key, _ value: @autoclosure () -> Any) throws {
-        try begin(number: nameNumber(key), key, value())
+        try begin(number: slot.keyNumber(key), key, value())
     }
 
     @inline(__always)

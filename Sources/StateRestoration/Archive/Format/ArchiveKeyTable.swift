@@ -95,3 +95,41 @@ struct ArchiveKeyTable {
         stamps.add(1, ordering: .relaxed).newValue
     }
 }
+
+/// A coding state whose keyed containers find their keys' names through the slots' key tables.
+protocol ArchiveKeyNaming: AnyObject {
+    /// The stamp of the current call's numbering (see ``ArchiveKeyTable``).
+    var keyStamp: UInt64 { get }
+    /// The number of the name `name` in that numbering: the name book's number when encoding,
+    /// the index in the archive's name table (-1: not there) when decoding.
+    func keyNumber(forName name: String) -> Int
+}
+
+extension ArchiveStateSlot where State: ArchiveKeyNaming {
+    /// The number of `key`, a key of the type this slot's wrapper was made for: from the key
+    /// table when it has the key's byte for this call, else from the key's text.
+    @inline(__always)
+    func keyNumber<Key: CodingKey>(_ key: Key) -> Int {
+        if let table = keyTable {
+            let tag = table.tag(of: key)
+            let number = withState { table.number(at: tag, stamp: $0.keyStamp) }
+            if number != ArchiveKeyTable.unknown { return number }
+            return learnKeyNumber(name: key.stringValue, tag: tag)
+        }
+        // The key first: `stringValue` is an opaque call, across which a state already
+        // loaded from the slot would have to be retained.
+        let name = key.stringValue
+        return withState { $0.keyNumber(forName: name) }
+    }
+
+    /// The number of the key named `name` whose byte is `tag`, stored in the key table. (Given
+    /// the name rather than the key, it is generic over the state only, so it is specialized
+    /// for each state rather than calling it through its conformance.)
+    @inline(never)
+    func learnKeyNumber(name: String, tag: Int) -> Int {
+        // The number first: an encoder that makes a private name book for it takes a new stamp.
+        let (number, stamp) = withState { ($0.keyNumber(forName: name), $0.keyStamp) }
+        keyTable?.store(number, at: tag, stamp: stamp)
+        return number
+    }
+}
