@@ -29,7 +29,7 @@ struct RestorationBenchmarks {
             print("             or 200 saves where one screen changed, of the large hierarchy on an InMemoryStore")
             print("             (on a FileStore in a temporary directory: save-one-changed-file)")
             print("             (perf record -g; valgrind stops on these here)")
-            print("             PROFILE_N=n encodes or decodes n times instead: the difference between two")
+            print("             PROFILE_N=n encodes, decodes or saves n times instead: the difference between two")
             print("             counts is the steady state, without the first call's one-time costs")
             exit(flags.isSubset(of: known) ? 0 : 2)
         }
@@ -50,7 +50,7 @@ struct RestorationBenchmarks {
         }
     }
 
-    /// How many encodes or decodes `--profile` runs after the first: `PROFILE_N`, or 200.
+    /// How many encodes, decodes or saves `--profile` runs after the first: `PROFILE_N`, or 200.
     static var profileCount: Int {
         ProcessInfo.processInfo.environment["PROFILE_N"].flatMap { Int($0) }.map { max($0, 0) } ?? 200
     }
@@ -89,7 +89,7 @@ struct RestorationBenchmarks {
                     }
                 } else {
                     let trees = [try hierarchy.withOneScreenChanged(1), try hierarchy.withOneScreenChanged(2)]
-                    for index in 0..<200 {
+                    for index in 0..<profileCount {
                         let report = try await coordinator.save(trees[index % 2])
                         guard report.encodedStateCount == 1 else {
                             throw BenchmarkFailure("a save encoded more than one state")

@@ -33,9 +33,10 @@ import Synchronization
 /// applies the journal's records to the archive file in order, and ignores a record torn by a
 /// kill or damaged on disk (and everything after it), so a reader still sees the previous
 /// content or the new one. The journal is bound to the archive file's length and checksum, so a
-/// journal left beside a newer archive file is ignored. When the journal holds 32 records or a
-/// quarter of the archive's size, the next write rewrites the archive file as above and removes
-/// the journal. Rejecting an archive with a journal keeps the content a read returns, with the
+/// journal left beside a newer archive file is ignored. When the journal holds 256 records, a
+/// quarter of the archive's size, or records that together shift 32 times the archive's size
+/// of bytes (a record whose changes keep their lengths shifts none), the next write rewrites the
+/// archive file as above and removes the journal. Rejecting an archive with a journal keeps the content a read returns, with the
 /// journal beside the copy as `<copy>-journal`; removing it removes both files. The format is in
 /// `Documentation/ArchiveFormat.md`.
 ///
@@ -132,6 +133,11 @@ public final class FileStore: RestorationStore {
         var journalTailIsClean = true
         /// The records in the journal.
         var records: Int
+        /// The work of the journal's records (``FileStoreJournal/work(of:contentLength:)``).
+        var work = 0
+        /// Whether the journal, if there is one, is of the version written: an older one is
+        /// read but not appended to.
+        var journalIsCurrent = true
     }
 
     /// Creates a store that keeps its archives in a directory.
@@ -422,13 +428,14 @@ public final class FileStore: RestorationStore {
     /// since, the record would be large, the journal is full, or a step failed.
     private func appendToJournal(_ data: Data, key: StoreKey, target: String) -> Bool {
         guard var archive = known.withLock({ $0[key] }), archive.records < FileStoreJournal.maximumRecords,
-            SystemCalls.identity(of: target) == archive.base
+            archive.journalIsCurrent, SystemCalls.identity(of: target) == archive.base
         else { return false }
         let used = Swift.max(archive.journalLength, FileStoreJournal.headerSize)
         guard
-            let record = FileStoreJournal.record(
+            let (record, work) = FileStoreJournal.record(
                 from: archive.content, to: data, sequence: archive.records + 1,
-                budget: FileStoreJournal.maximumJournalSize(forContentOf: data.count) - used)
+                budget: FileStoreJournal.maximumJournalSize(forContentOf: data.count) - used,
+                workBudget: FileStoreJournal.workBudget(baseLength: archive.base.size) - archive.work)
         else { return false }
         let journal = journalPath(for: key)
         let creating = archive.journalLength == 0
@@ -504,6 +511,7 @@ public final class FileStore: RestorationStore {
             archive.journalTailIsClean = true
             archive.content = data
             archive.records += 1
+            archive.work += work
             remember(key, archive)
             return true
         } catch {
@@ -564,6 +572,8 @@ public final class FileStore: RestorationStore {
                 archive.journal = journalIdentity
                 archive.journalTailIsClean = replay.tailIsClean
                 archive.records = replay.records
+                archive.work = replay.work
+                archive.journalIsCurrent = replay.version == FileStoreJournal.version
             }
         }
         remember(key, archive)

@@ -8,7 +8,7 @@ import Foundation
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `89 53 52 4A 4E 4C 0D 0A` (`\x89SRJNL\r\n`) |
-/// | 8 | 2 | version, 1 |
+/// | 8 | 2 | version, 2 (version 1 is still read) |
 /// | 10 | 2 | flags, 0 |
 /// | 12 | 8 | byte length of the archive file it applies to |
 /// | 20 | 4 | CRC-32C of that archive file |
@@ -36,16 +36,26 @@ import Foundation
 /// records are applied up to the first that is torn, damaged or out of sequence, and that one
 /// and everything after it are ignored: a write killed while appending its record leaves the
 /// content of the write before. Appending a record and flushing the journal makes a write
-/// durable; the archive file itself is only rewritten when the journal grows past
-/// ``maximumRecords`` records or a quarter of the content, and the new archive file replaces
-/// the journal.
+/// durable; the archive file itself is only rewritten when the journal would pass
+/// ``maximumRecords`` records, a quarter of the content or its ``workBudget(baseLength:)``, and
+/// the new archive file replaces the journal.
+///
+/// Version 1 differs only in its bound: a reader applies at most 32 of its records, and has no
+/// work bound. A version 1 journal is read as before, but never appended to: the next write
+/// rewrites the archive file. (Version 2 raised the bound, so that a store rewrites its 400 KB
+/// archive file once in 257 saves of a small change instead of once in 33; a version 1 reader
+/// ignores a version 2 journal, as it does any journal it cannot read, and returns the archive
+/// file.)
 enum FileStoreJournal {
     /// `\x89SRJNL\r\n`: like the archive envelope's magic, a transfer that strips the eighth bit
     /// or rewrites line endings is detected.
     static let magic: [UInt8] = [0x89, 0x53, 0x52, 0x4A, 0x4E, 0x4C, 0x0D, 0x0A]
 
-    /// The only version written and read.
-    static let version: UInt16 = 1
+    /// The version written.
+    static let version: UInt16 = 2
+
+    /// The first version, still read: at most 32 records, no work bound.
+    static let firstVersion: UInt16 = 1
 
     /// The bytes of the header.
     static let headerSize = 28
@@ -56,9 +66,32 @@ enum FileStoreJournal {
     /// The bytes of a hunk before its inserted bytes.
     static let hunkOverhead = 8 + 4 + 4
 
-    /// The most records a journal holds; the next write rewrites the archive file. Bounds the
-    /// work of a read, which applies each record in turn.
-    static let maximumRecords = 32
+    /// The most records a journal of the version written holds; the next write rewrites the
+    /// archive file. Bounds the number of records a read parses and applies.
+    static let maximumRecords = 256
+
+    /// The most records a reader applies from a journal of a version.
+    static func maximumRecords(version: UInt16) -> Int {
+        version == firstVersion ? 32 : maximumRecords
+    }
+
+    /// The most work, in bytes, that the records of a journal may cost a read: 32 passes over the
+    /// archive file (of at least 4 KiB). A record's work is ``work(of:contentLength:)``; a writer
+    /// appends no record that would pass the budget, and a reader stops before one, so that a
+    /// hostile journal cannot make a read cost more than that. Records of the same length as the
+    /// bytes they replace, as when a state changes but keeps its size, cost only their bytes.
+    static func workBudget(baseLength: Int) -> Int {
+        32 * Swift.max(baseLength, 4096)
+    }
+
+    /// The work of applying a record's hunks to content of `contentLength` bytes: the bytes each
+    /// hunk inserts, plus, for each hunk that changes the length, the bytes after it, which move.
+    static func work(of hunks: some Sequence<Hunk>, contentLength: Int) -> Int {
+        hunks.reduce(0) { total, hunk in
+            let moved = hunk.removed == hunk.inserted ? 0 : Swift.max(contentLength - hunk.offset - hunk.removed, 0)
+            return total + hunk.inserted + moved
+        }
+    }
 
     /// The journal file grows in steps of this many bytes, filled with zeros.
     static let allocationStep = 32 * 1024
@@ -87,8 +120,8 @@ enum FileStoreJournal {
 
     // MARK: Writing
 
-    /// The header of a journal for an archive file.
-    static func header(baseLength: Int, baseChecksum: UInt32) -> Data {
+    /// The header of a journal for an archive file (of the version written, unless told).
+    static func header(baseLength: Int, baseChecksum: UInt32, version: UInt16 = version) -> Data {
         var bytes = Data(magic)
         append(version, to: &bytes)
         append(UInt16(0), to: &bytes)
@@ -101,15 +134,25 @@ enum FileStoreJournal {
     /// The record that changes `old` into `new`, or nil if it would take more than `budget`
     /// bytes (a full write is cheaper then) or a length does not fit its field.
     static func record(from old: Data, to new: Data, sequence: Int, budget: Int) -> Data? {
+        record(from: old, to: new, sequence: sequence, budget: budget, workBudget: .max)?.bytes
+    }
+
+    /// The record that changes `old` into `new` and its ``work(of:contentLength:)``, or nil if
+    /// it would take more than `budget` bytes or more than `workBudget` work, or a length does
+    /// not fit its field.
+    static func record(
+        from old: Data, to new: Data, sequence: Int, budget: Int, workBudget: Int
+    ) -> (bytes: Data, work: Int)? {
         guard sequence <= Int(UInt32.max), old.count <= UInt32.max, new.count <= UInt32.max else { return nil }
         return old.withUnsafeBytes { oldBytes in
-            new.withUnsafeBytes { newBytes -> Data? in
+            new.withUnsafeBytes { newBytes -> (bytes: Data, work: Int)? in
                 guard
                     let hunks = Self.hunks(
                         from: oldBytes, to: newBytes, budget: budget - recordOverhead)
                 else { return nil }
                 let size = recordOverhead + hunks.reduce(0) { $0 + hunkOverhead + $1.inserted }
-                guard size <= budget else { return nil }
+                let work = Self.work(of: hunks, contentLength: old.count)
+                guard size <= budget, work <= workBudget else { return nil }
                 var record = Data(capacity: size)
                 append(UInt32(size - 8), to: &record)
                 append(UInt32(sequence), to: &record)
@@ -126,7 +169,7 @@ enum FileStoreJournal {
                     }
                 }
                 append(CRC32C.checksum(record), to: &record)
-                return record
+                return (record, work)
             }
         }
     }
@@ -246,6 +289,10 @@ enum FileStoreJournal {
         var tailIsClean: Bool
         /// The number of valid records.
         var records: Int
+        /// The journal's version, when its header is valid.
+        var version: UInt16?
+        /// The ``work(of:contentLength:)`` of the valid records, together.
+        var work: Int
     }
 
     /// Why a journal cannot be applied at all: its content would be larger than the store reads.
@@ -260,10 +307,12 @@ enum FileStoreJournal {
     /// - Throws: ``ContentTooLarge`` if a valid record makes the content longer than `limit`.
     static func replay(base: Data, journal: Data, limit: Int) throws(ContentTooLarge) -> Replay {
         var replay = Replay(
-            content: base, matchesBase: false, baseChecksum: nil, validLength: 0, tailIsClean: false, records: 0)
+            content: base, matchesBase: false, baseChecksum: nil, validLength: 0, tailIsClean: false, records: 0,
+            version: nil, work: 0)
         guard journal.count >= headerSize else { return replay }
         let bytes = [UInt8](journal)
-        guard Array(bytes[0..<8]) == magic, read(UInt16.self, bytes, at: 8) == version,
+        let version = read(UInt16.self, bytes, at: 8)
+        guard Array(bytes[0..<8]) == magic, version == Self.version || version == firstVersion,
             read(UInt32.self, bytes, at: 24)
                 == bytes.withUnsafeBytes({ CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<24])) }),
             read(UInt64.self, bytes, at: 12) == UInt64(base.count)
@@ -272,14 +321,20 @@ enum FileStoreJournal {
         replay.baseChecksum = checksum
         guard read(UInt32.self, bytes, at: 20) == checksum else { return replay }
         replay.matchesBase = true
+        replay.version = version
         replay.validLength = headerSize
 
         var offset = headerSize
-        // No more records than a writer appends: each costs a pass over the content.
-        while replay.records < maximumRecords,
+        // No more records, nor more work, than a writer appends.
+        let records = maximumRecords(version: version)
+        let budget = version == firstVersion ? Int.max : workBudget(baseLength: base.count)
+        while replay.records < records,
             let record = try parseRecord(
                 bytes, at: offset, sequence: replay.records + 1, against: replay.content.count, limit: limit)
         {
+            let work = Self.work(of: record.hunks.lazy.map(\.hunk), contentLength: replay.content.count)
+            guard work <= budget - replay.work else { break }
+            replay.work += work
             apply(record.hunks, from: bytes, to: &replay.content)
             offset = record.end
             replay.validLength = offset

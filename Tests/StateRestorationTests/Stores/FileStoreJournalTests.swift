@@ -199,15 +199,28 @@ import Testing
         }
     }
 
-    @Test("After 32 records, or a quarter of the content in records, the next write rewrites the archive file")
+    /// The 100 KB content of ``largeArchive(_:)`` with a two-byte count in place of its change:
+    /// contents of the same length that differ in two bytes at most.
+    static func sameLengthArchive(_ count: Int) -> Data {
+        var data = largeArchive(0)
+        data[60_000] = UInt8(truncatingIfNeeded: count)
+        data[60_001] = UInt8(truncatingIfNeeded: count >> 8)
+        return data
+    }
+
+    @Test("After 256 records, or a quarter of the content in records, the next write rewrites the archive file")
     func journalIsCompacted() throws {
         try TestSupport.withTemporaryDirectory { directory in
             let store = FileStore(directory: directory)
-            try store.write(Self.largeArchive(0), to: .main)
-            for marker in UInt8(1)...UInt8(FileStoreJournal.maximumRecords) {
-                try store.write(Self.largeArchive(marker), to: .main)
+            try store.write(Self.sameLengthArchive(0), to: .main)
+            for count in 1...FileStoreJournal.maximumRecords {
+                try store.write(Self.sameLengthArchive(count), to: .main)
             }
-            #expect(contents(directory, "main.restoration") == Self.largeArchive(0))
+            #expect(contents(directory, "main.restoration") == Self.sameLengthArchive(0))
+            let journal = try #require(contents(directory, "main.restoration-journal"))
+            let replay = try FileStoreJournal.replay(base: Self.sameLengthArchive(0), journal: journal, limit: .max)
+            #expect(replay.records == FileStoreJournal.maximumRecords)
+            #expect(replay.content == Self.sameLengthArchive(FileStoreJournal.maximumRecords))
             try store.write(Self.largeArchive(100), to: .main)
             #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
             #expect(contents(directory, "main.restoration") == Self.largeArchive(100))
@@ -362,22 +375,113 @@ import Testing
         }
     }
 
-    @Test("A read applies at most 32 records, the most a writer appends, however many a journal holds")
-    func recordsAreBounded() throws {
+    @Test(
+        "A read applies at most the records a writer appends, however many a journal holds: 256, or 32 of version 1",
+        arguments: [(FileStoreJournal.version, 256), (FileStoreJournal.firstVersion, 32)])
+    func recordsAreBounded(version: UInt16, bound: Int) throws {
+        #expect(FileStoreJournal.maximumRecords(version: version) == bound)
         let base = Data(repeating: 0, count: 1000)
-        var journal = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
+        var journal = FileStoreJournal.header(
+            baseLength: base.count, baseChecksum: CRC32C.checksum(base), version: version)
         var contents = [base]
-        for sequence in 1...40 {
+        for sequence in 1...(bound + 8) {
+            // Appended at the end: nothing moves, so only the count bounds the records.
             var next = contents[sequence - 1]
-            next.append(UInt8(sequence))
+            next.append(UInt8(truncatingIfNeeded: sequence))
             journal.append(
                 try #require(
                     FileStoreJournal.record(from: contents[sequence - 1], to: next, sequence: sequence, budget: 100)))
             contents.append(next)
         }
         let replay = try FileStoreJournal.replay(base: base, journal: journal, limit: .max)
-        #expect(replay.records == FileStoreJournal.maximumRecords)
-        #expect(replay.content == contents[FileStoreJournal.maximumRecords])
+        #expect(replay.version == version)
+        #expect(replay.records == bound)
+        #expect(replay.content == contents[bound])
+        #expect(!replay.tailIsClean)
+    }
+
+    @Test("A read stops before the record that would pass the work bound: 32 passes over the archive file")
+    func workIsBounded() throws {
+        // Each record inserts one byte at the start: it moves the whole content, 4 KB and more.
+        let base = Data(repeating: 7, count: 4096)
+        var journal = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
+        var contents = [base]
+        var works = [0]
+        for sequence in 1...40 {
+            var next = contents[sequence - 1]
+            next.insert(UInt8(sequence), at: 0)
+            let (record, work) = try #require(
+                FileStoreJournal.record(
+                    from: contents[sequence - 1], to: next, sequence: sequence, budget: 100, workBudget: .max))
+            journal.append(record)
+            contents.append(next)
+            works.append(works[sequence - 1] + work)
+        }
+        let budget = FileStoreJournal.workBudget(baseLength: base.count)
+        #expect(budget == 32 * 4096)
+        let fitting = try #require(works.lastIndex { $0 <= budget })
+        #expect(fitting > 20 && fitting < 40)
+        let replay = try FileStoreJournal.replay(base: base, journal: journal, limit: .max)
+        #expect(replay.records == fitting)
+        #expect(replay.work == works[fitting])
+        #expect(replay.content == contents[fitting])
+        // A writer does not make the record a reader would stop before.
+        #expect(
+            FileStoreJournal.record(
+                from: contents[fitting], to: contents[fitting + 1], sequence: fitting + 1, budget: 100,
+                workBudget: budget - works[fitting]) == nil)
+    }
+
+    @Test("Records that change lengths are appended until their work would pass the bound, then the file is rewritten")
+    func workBoundRewritesArchiveFile() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = FileStore(directory: directory)
+            // Each content one byte longer than the one before, at 60 KB of 100 KB: about 40 KB
+            // move per record, against a bound of 3.2 MB.
+            var content = Self.largeArchive(0)
+            try store.write(content, to: .main)
+            var appended = 0
+            while contents(directory, "main.restoration") == Self.largeArchive(0) {
+                content.insert(UInt8(truncatingIfNeeded: appended), at: 60_000)
+                try store.write(content, to: .main)
+                appended += 1
+                try #require(appended < FileStoreJournal.maximumRecords)
+            }
+            // The write that would have passed the bound rewrote the archive file instead.
+            #expect(appended > 32)
+            #expect(contents(directory, "main.restoration") == content)
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            let journalBefore = appended - 1
+            let moved = 100_000 - 60_000
+            #expect(journalBefore * moved <= FileStoreJournal.workBudget(baseLength: 100_000))
+            #expect((journalBefore + 1) * (moved + 1) > FileStoreJournal.workBudget(baseLength: 100_000))
+            #expect(try FileStore(directory: directory).read(.main) == content)
+        }
+    }
+
+    @Test("A version 1 journal is read, but the next write rewrites the archive file instead of appending to it")
+    func firstVersionJournalIsReadNotAppended() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let base = Self.largeArchive(1)
+            let next = Self.largeArchive(2)
+            var journal = FileStoreJournal.header(
+                baseLength: base.count, baseChecksum: CRC32C.checksum(base), version: FileStoreJournal.firstVersion)
+            journal.append(try #require(FileStoreJournal.record(from: base, to: next, sequence: 1, budget: 1000)))
+            try base.write(to: URL(filePath: path(directory, "main.restoration")))
+            try journal.write(to: URL(filePath: path(directory, "main.restoration-journal")))
+
+            let store = FileStore(directory: directory)
+            #expect(try store.read(.main) == next)
+            try store.write(Self.largeArchive(3), to: .main)
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(3))
+            // The store appends again, to a journal of the version it writes.
+            try store.write(Self.largeArchive(4), to: .main)
+            let written = try #require(contents(directory, "main.restoration-journal"))
+            let replay = try FileStoreJournal.replay(base: Self.largeArchive(3), journal: written, limit: .max)
+            #expect(replay.version == FileStoreJournal.version)
+            #expect(replay.content == Self.largeArchive(4))
+        }
     }
 
     @Test("A journal left without its archive file (a kill while removing) is removed before a new archive file")
