@@ -145,6 +145,28 @@ struct Harness {
 }
 
 extension Harness {
+    /// Times `count` runs of an asynchronous operation one after the other, each prepared
+    /// untimed, with no warm-up and none left out: for costs that come once in many runs, which
+    /// the mean of such a series counts at their real rate.
+    func measureSeries<T>(
+        isolation: isolated (any Actor)? = #isolation, count: Int,
+        _ operation: (prepare: () async throws -> T, run: (T) async throws -> Void)
+    ) async throws -> Measurement {
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let prepared = try await operation.prepare()
+            let start = clock.now
+            try await operation.run(prepared)
+            samples.append((clock.now - start).nanoseconds)
+            withExtendedLifetime(prepared) {}
+        }
+        return Measurement(
+            medianNanoseconds: median(samples), meanNanoseconds: mean(samples),
+            minimumNanoseconds: samples.min() ?? .nan, maximumNanoseconds: samples.max() ?? .nan,
+            iterationsPerBatch: 1, batchCount: samples.count)
+    }
+
     /// Times two asynchronous operations in alternating blocks: `block` runs of the first,
     /// then `block` runs of the second, and again, so that a load on the machine that comes and
     /// goes falls on both alike (their ratio is what matters). The first run of each block is

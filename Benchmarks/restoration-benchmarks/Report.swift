@@ -62,15 +62,21 @@ extension Report {
         for store in ["InMemoryStore", "FileStore"] {
             let full = coordinator.first { $0.name == "full save" && $0.store == store }
             let one = coordinator.first { $0.name == "one-changed save" && $0.store == store }
-            if let full, let one {
+            let row = coordinator.first { $0.name == CoordinatorBenchmarks.inARowName && $0.store == store }
+            if let full, let one, let row {
                 // Means, not medians: a FileStore rewrites the archive file once in many saves
-                // (when its journal is full), and that save counts.
-                let ratio = one.meanMicroseconds / full.meanMicroseconds
+                // (when its journal is full), and that save counts. The larger of two means: the
+                // alternating blocks', and the series in a row's, which holds two such rewrites.
+                let blocks = one.meanMicroseconds / full.meanMicroseconds
+                let series = row.meanMicroseconds / full.meanMicroseconds
+                let ratio = max(blocks, series)
                 let medianRatio = one.medianMicroseconds / full.medianMicroseconds
                 targets.append(
                     TargetResult(
                         name: "one-changed save vs full save (\(full.workload), \(store))", goal: "<= 10%",
-                        measured: "\(format(ratio * 100))% of means (\(format(medianRatio * 100))% of medians)",
+                        measured: "\(format(ratio * 100))% of means (blocks \(format(blocks * 100))%,"
+                            + " \(CoordinatorBenchmarks.savesInARow) in a row \(format(series * 100))%;"
+                            + " \(format(medianRatio * 100))% of medians)",
                         met: ratio <= 0.1))
             }
         }
