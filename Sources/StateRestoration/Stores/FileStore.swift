@@ -33,11 +33,13 @@ import Synchronization
 /// applies the journal's records to the archive file in order, and ignores a record torn by a
 /// kill or damaged on disk (and everything after it), so a reader still sees the previous
 /// content or the new one. The journal is bound to the archive file's length and checksum, so a
-/// journal left beside a newer archive file is ignored. When the journal holds 256 records, a
-/// quarter of the archive's size, or records that together shift 32 times the archive's size
-/// of bytes (a record whose changes keep their lengths shifts none), the next write rewrites the
-/// archive file as above and removes the journal. Rejecting an archive with a journal keeps the content a read returns, with the
-/// journal beside the copy as `<copy>-journal`; removing it removes both files. The format is in
+/// journal left beside a newer archive file is ignored. When the journal holds 256 records, or
+/// the next record would take it past a quarter of the archive's size or past its work bound
+/// (the bytes the records insert, plus the bytes after each change of length, which move: at
+/// most 32 times the archive's size; a record whose changes keep their lengths costs only its
+/// own bytes), the write rewrites the archive file as above and removes the journal. Rejecting
+/// an archive with a journal keeps the content a read returns, with the journal beside the copy
+/// as `<copy>-journal`; removing it removes both files. The format is in
 /// `Documentation/ArchiveFormat.md`.
 ///
 /// To compare, a store keeps the last archive it wrote or read for each key (the `Data` it was

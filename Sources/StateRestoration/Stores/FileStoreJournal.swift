@@ -43,7 +43,9 @@ import Foundation
 /// Version 1 differs only in its bound: a reader applies at most 32 of its records, and has no
 /// work bound. A version 1 journal is read as before, but never appended to: the next write
 /// rewrites the archive file. (Version 2 raised the bound, so that a store rewrites its 400 KB
-/// archive file once in 257 saves of a small change instead of once in 33; a version 1 reader
+/// archive file once in 257 saves of a small change that keeps the archive's length, instead of
+/// once in 33; a change of length costs a record the bytes after it, and the work bound comes
+/// sooner, after about 32 such saves for a change near the start. A version 1 reader
 /// ignores a version 2 journal, as it does any journal it cannot read, and returns the archive
 /// file.)
 enum FileStoreJournal {
@@ -81,16 +83,23 @@ enum FileStoreJournal {
     /// hostile journal cannot make a read cost more than that. Records of the same length as the
     /// bytes they replace, as when a state changes but keeps its size, cost only their bytes.
     static func workBudget(baseLength: Int) -> Int {
-        32 * Swift.max(baseLength, 4096)
+        let (budget, overflow) = Swift.max(baseLength, 4096).multipliedReportingOverflow(by: 32)
+        return overflow ? .max : budget
     }
 
     /// The work of applying a record's hunks to content of `contentLength` bytes: the bytes each
     /// hunk inserts, plus, for each hunk that changes the length, the bytes after it, which move.
+    /// `Int.max` if the sum would not fit: a hostile journal's record never traps a reader.
     static func work(of hunks: some Sequence<Hunk>, contentLength: Int) -> Int {
-        hunks.reduce(0) { total, hunk in
+        var total = 0
+        for hunk in hunks {
             let moved = hunk.removed == hunk.inserted ? 0 : Swift.max(contentLength - hunk.offset - hunk.removed, 0)
-            return total + hunk.inserted + moved
+            let (withInserted, overflowed) = total.addingReportingOverflow(hunk.inserted)
+            let (withMoved, overflowedAgain) = withInserted.addingReportingOverflow(moved)
+            guard !overflowed, !overflowedAgain else { return .max }
+            total = withMoved
         }
+        return total
     }
 
     /// The journal file grows in steps of this many bytes, filled with zeros.
@@ -329,11 +338,13 @@ enum FileStoreJournal {
         let records = maximumRecords(version: version)
         let budget = version == firstVersion ? Int.max : workBudget(baseLength: base.count)
         while replay.records < records,
-            let record = try parseRecord(
-                bytes, at: offset, sequence: replay.records + 1, against: replay.content.count, limit: limit)
+            let record = parseRecord(bytes, at: offset, sequence: replay.records + 1, against: replay.content.count)
         {
+            // A record past the budget is one no writer appended: it ends the records, even if it
+            // would also make the content too large.
             let work = Self.work(of: record.hunks.lazy.map(\.hunk), contentLength: replay.content.count)
             guard work <= budget - replay.work else { break }
+            guard record.length <= limit else { throw ContentTooLarge(length: UInt64(record.length)) }
             replay.work += work
             apply(record.hunks, from: bytes, to: &replay.content)
             offset = record.end
@@ -350,13 +361,13 @@ enum FileStoreJournal {
         var hunks: [(hunk: Hunk, bytes: Int)]
         /// The offset just past the record.
         var end: Int
+        /// The length of the content with the record applied.
+        var length: Int
     }
 
     /// The record at `offset` if it is whole, undamaged, the expected one in sequence, and fits
     /// content of `count` bytes; nil otherwise.
-    private static func parseRecord(
-        _ bytes: [UInt8], at offset: Int, sequence: Int, against count: Int, limit: Int
-    ) throws(ContentTooLarge) -> Record? {
+    private static func parseRecord(_ bytes: [UInt8], at offset: Int, sequence: Int, against count: Int) -> Record? {
         let remaining = bytes.count - offset
         guard remaining >= recordOverhead else { return nil }
         let payload = Int(read(UInt32.self, bytes, at: offset))
@@ -392,8 +403,7 @@ enum FileStoreJournal {
             length += inserted - removed
         }
         guard cursor == end - 4, UInt64(length) == resultLength else { return nil }
-        guard length <= limit else { throw ContentTooLarge(length: resultLength) }
-        return Record(hunks: hunks, end: end)
+        return Record(hunks: hunks, end: end, length: length)
     }
 
     /// Applies checked hunks, last first, so that the offsets of the earlier ones stay valid.

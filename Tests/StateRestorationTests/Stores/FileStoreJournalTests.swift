@@ -442,6 +442,9 @@ import Testing
             try store.write(content, to: .main)
             var appended = 0
             while contents(directory, "main.restoration") == Self.largeArchive(0) {
+                // What the journal holds so far, a fresh reader applies whole: the writer appended
+                // no record the reader's bound stops before.
+                #expect(try FileStore(directory: directory).read(.main) == content)
                 content.insert(UInt8(truncatingIfNeeded: appended), at: 60_000)
                 try store.write(content, to: .main)
                 appended += 1
@@ -456,6 +459,59 @@ import Testing
             #expect(journalBefore * moved <= FileStoreJournal.workBudget(baseLength: 100_000))
             #expect((journalBefore + 1) * (moved + 1) > FileStoreJournal.workBudget(baseLength: 100_000))
             #expect(try FileStore(directory: directory).read(.main) == content)
+        }
+    }
+
+    @Test("A store that read a journal counts the work of its records: the next store's read still gets the latest")
+    func workCarriesAcrossReads() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            // About 40 KB of work per record, against a bound of 3.2 MB: 60 records take 2.4 MB,
+            // and 40 more would pass it.
+            var content = Self.largeArchive(0)
+            let first = FileStore(directory: directory)
+            try first.write(content, to: .main)
+            for count in 0..<60 {
+                content.insert(UInt8(truncatingIfNeeded: count), at: 60_000)
+                try first.write(content, to: .main)
+            }
+            #expect(contents(directory, "main.restoration") == Self.largeArchive(0))
+            let relaunched = FileStore(directory: directory)
+            #expect(try relaunched.read(.main) == content)
+            for count in 0..<40 {
+                content.insert(UInt8(truncatingIfNeeded: count), at: 60_000)
+                try relaunched.write(content, to: .main)
+            }
+            // The relaunched store rewrote the archive file when the bound came, instead of
+            // appending records that a reader would stop before.
+            #expect(contents(directory, "main.restoration") != Self.largeArchive(0))
+            #expect(try FileStore(directory: directory).read(.main) == content)
+        }
+    }
+
+    @Test("The work of a hostile record saturates instead of overflowing, and ends the records before a size check")
+    func hostileWork() throws {
+        let hunks = [
+            FileStoreJournal.Hunk(offset: 0, removed: .max - 1, inserted: .max - 1),
+            FileStoreJournal.Hunk(offset: 0, removed: 2, inserted: 2),
+        ]
+        #expect(FileStoreJournal.work(of: hunks, contentLength: 10) == .max)
+        #expect(FileStoreJournal.work(of: hunks.prefix(1), contentLength: 10) == .max - 1)
+        #expect(FileStoreJournal.workBudget(baseLength: .max / 8) == .max)
+
+        // A record that inserts more than the work bound, and more than the store's limit: no
+        // writer appends it, so it ends the records, and the read returns the archive file.
+        let base = Data(repeating: 7, count: 4096)
+        var journal = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
+        let large = base + Data(repeating: 8, count: FileStoreJournal.workBudget(baseLength: base.count) + 1)
+        journal.append(try #require(FileStoreJournal.record(from: base, to: large, sequence: 1, budget: .max)))
+        let replay = try FileStoreJournal.replay(base: base, journal: journal, limit: 10_000)
+        #expect(replay.records == 0 && replay.content == base && replay.matchesBase)
+        // Within the bound, a record past the limit is refused, as before.
+        let over = base + Data(repeating: 8, count: 10_000)
+        var small = FileStoreJournal.header(baseLength: base.count, baseChecksum: CRC32C.checksum(base))
+        small.append(try #require(FileStoreJournal.record(from: base, to: over, sequence: 1, budget: .max)))
+        #expect(throws: FileStoreJournal.ContentTooLarge.self) {
+            try FileStoreJournal.replay(base: base, journal: small, limit: 10_000)
         }
     }
 
