@@ -241,7 +241,8 @@ struct CoordinatorBenchmarks {
                     },
                     run: { try await coordinator.save($0) }
                 ))
-            let check = try await coordinator.save(trees[(generation + 1) % 2])
+            generation += 1
+            let check = try await coordinator.save(trees[generation % 2])
             guard check.encodedStateCount == 1 else {
                 throw BenchmarkFailure("\(storeName): a one-changed save encoded \(check.encodedStateCount) states")
             }
@@ -256,7 +257,13 @@ struct CoordinatorBenchmarks {
                         generation += 1
                         return trees[generation % 2]
                     },
-                    run: { _ = try await coordinator.save($0) }
+                    run: {
+                        let report = try await coordinator.save($0)
+                        guard report.encodedStateCount == 1 else {
+                            throw BenchmarkFailure(
+                                "\(storeName): a one-changed save in a row encoded \(report.encodedStateCount) states")
+                        }
+                    }
                 ))
             log(
                 "  \(workload.name) on \(storeName): full save \(format(fullSave.medianNanoseconds / 1e6)) ms,"
