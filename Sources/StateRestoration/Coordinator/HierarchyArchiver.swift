@@ -89,6 +89,9 @@ struct HierarchyArchiver {
         /// Whether this node, too, is plain: its screen, if any, is of a plain type, and it is
         /// not a custom container.
         let isPlain: Bool
+        /// What a save's report says of this node and everything under it, made with the entry
+        /// and reused with it.
+        let saved: SavedNode
 
         init(
             shape: Shape, path: IdentifierPath, bytes: Data, register: UInt32, state: EncodedState?,
@@ -104,18 +107,20 @@ struct HierarchyArchiver {
             self.nodes = childrenArePlain ? nodes : .none
             self.childrenArePlain = childrenArePlain
             self.isPlain = childrenArePlain && (state?.screenIsPlain ?? true)
+            var savedChildren = children.map(\.entry.saved)
+            if let presented { savedChildren.append(presented.saved) }
+            self.saved = SavedNode(
+                path: path,
+                stateSize: state.flatMap { state in
+                    shape.type.map { .init(path: path, typeKey: $0, byteCount: state.data.count) }
+                },
+                children: savedChildren)
         }
 
-        /// Reports this node and every node under it as saved again, unchanged, in the order
-        /// a walk reports them.
+        /// Reports this node and every node under it as saved again, unchanged: their states
+        /// were reused. (Their paths and sizes are in ``saved``, which the report reads.)
         func reportUnchanged(into report: inout SaveReport) {
-            report.savedPaths.append(path)
-            if let state, let type = shape.type {
-                report.stateSizes.append(.init(path: path, typeKey: type, byteCount: state.data.count))
-                report.reusedStateCount += 1
-            }
-            for child in children { child.entry.reportUnchanged(into: &report) }
-            presented?.reportUnchanged(into: &report)
+            report.reusedStateCount += saved.stateCount
         }
 
         /// The child saved under `component`, looked for first at `index` (where an
@@ -366,14 +371,12 @@ struct HierarchyArchiver {
         var selected: String?
         var reused = true
         var encodedState: EncodedState?
-        report.savedPaths.append(path)
         if let screen = node.pointee.screen {
             let state = try encodeState(of: screen, at: path, previous: previous?.state, report: &report)
             type = state.type
             version = state.version
             encodedState = state.encoded
             reused = reused && state.reused
-            report.stateSizes.append(.init(path: path, typeKey: state.type, byteCount: state.encoded.data.count))
         }
 
         // The children's encodings, and whether each is its previous one. Kept in one value

@@ -200,7 +200,13 @@ public struct SaveReport: Sendable, Equatable {
     /// False when the delegate's should-save declined; nothing was written.
     public var saved: Bool
     /// The paths of the saved screens and containers, in tree order.
-    public var savedPaths: [IdentifierPath]
+    ///
+    /// Made from the saved hierarchy the first time it is read: a save does not list the nodes
+    /// it did not encode again.
+    public var savedPaths: [IdentifierPath] {
+        get { assignedPaths ?? hierarchy?.paths ?? [] }
+        set { assignedPaths = newValue }
+    }
     /// The nodes not saved, and why (no identifier, not preserved by a container).
     public var skipped: [SkippedScreen]
     /// The archive's size in bytes.
@@ -211,14 +217,45 @@ public struct SaveReport: Sendable, Equatable {
     /// its encoded bytes instead of being encoded again.
     public var reusedStateCount = 0
     /// Each saved screen's encoded state size, in tree order.
-    public var stateSizes: [StateSize] = []
+    ///
+    /// Made from the saved hierarchy the first time it is read, as ``savedPaths`` is.
+    public var stateSizes: [StateSize] {
+        get { assignedSizes ?? hierarchy?.stateSizes ?? [] }
+        set { assignedSizes = newValue }
+    }
     /// One line for each way the save exceeded the configuration's ``SizeBudget``.
     public var budgetWarnings: [String] = []
 
-    init(saved: Bool, savedPaths: [IdentifierPath] = [], skipped: [SkippedScreen] = [], byteCount: Int = 0) {
+    /// The saved hierarchy, which ``savedPaths`` and ``stateSizes`` are read from (shared by
+    /// the copies of the report, and with the saves that reuse its nodes).
+    var hierarchy: SavedHierarchy?
+    /// ``savedPaths`` and ``stateSizes`` as set on this report, if they were.
+    private var assignedPaths: [IdentifierPath]?
+    private var assignedSizes: [StateSize]?
+
+    init(saved: Bool, skipped: [SkippedScreen] = [], byteCount: Int = 0) {
         self.saved = saved
-        self.savedPaths = savedPaths
         self.skipped = skipped
         self.byteCount = byteCount
+    }
+
+    /// The largest saved state's size in bytes, 0 if there is none, without making the lists.
+    var largestStateSize: Int {
+        if let assignedSizes { return assignedSizes.lazy.map(\.byteCount).max() ?? 0 }
+        return hierarchy?.root.largestState ?? 0
+    }
+
+    /// How many nodes were saved, without making the lists.
+    var savedNodeCount: Int {
+        assignedPaths?.count ?? hierarchy?.root.nodeCount ?? 0
+    }
+
+    /// Two reports are equal when everything they say is: the same lists, however made. (A
+    /// property added to the report is added here too.)
+    public static func == (lhs: SaveReport, rhs: SaveReport) -> Bool {
+        lhs.saved == rhs.saved && lhs.skipped == rhs.skipped && lhs.byteCount == rhs.byteCount
+            && lhs.encodedStateCount == rhs.encodedStateCount && lhs.reusedStateCount == rhs.reusedStateCount
+            && lhs.budgetWarnings == rhs.budgetWarnings && lhs.savedPaths == rhs.savedPaths
+            && lhs.stateSizes == rhs.stateSizes
     }
 }

@@ -398,7 +398,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 for warning in report.budgetWarnings { log(.warning, .budgetExceeded, warning) }
                 if report.saved {
                     log.finished(
-                        "\(report.savedPaths.count) nodes saved, \(report.encodedStateCount) states encoded, \(report.reusedStateCount) reused, \(report.byteCount.grouped) bytes"
+                        "\(report.savedNodeCount) nodes saved, \(report.encodedStateCount) states encoded, \(report.reusedStateCount) reused, \(report.byteCount.grouped) bytes"
                     )
                 } else {
                     log(.info, .declined, "should-save declined; the previous archive stays")
@@ -468,9 +468,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         // that failed before this point leaves the previous save's, which is as correct.)
         archiver.complete(archive: sealed)
         lastEncoding = archiver.encoded
+        report.hierarchy = archiver.encoded.map { SavedHierarchy(root: $0.saved) }
         log.phase("encode")
         report.budgetWarnings = configuration.budget.warnings(
-            sizes: report.stateSizes, archiveBytes: sealed.count, key: configuration.storeKey)
+            for: report, archiveBytes: sealed.count, key: configuration.storeKey)
         if configuration.budget.isEnforced, let first = report.budgetWarnings.first {
             throw RestorationError(.budgetExceeded, message: "not saved: \(first)")
         }

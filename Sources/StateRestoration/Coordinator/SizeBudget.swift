@@ -36,18 +36,19 @@ public struct SizeBudget: Sendable, Equatable {
     /// No limits.
     public static let unlimited = SizeBudget(perScreen: nil, perArchive: nil)
 
-    /// The warnings for a save's screen sizes and archive size.
-    func warnings(sizes: [SaveReport.StateSize], archiveBytes: Int, key: StoreKey) -> [String] {
+    /// The warnings for a save's screen sizes and archive size. The report's list of sizes is
+    /// made only when a warning needs it: most saves are within budget.
+    func warnings(for report: SaveReport, archiveBytes: Int, key: StoreKey) -> [String] {
         var warnings: [String] = []
-        if let perScreen {
-            for size in sizes where size.byteCount > perScreen {
+        if let perScreen, report.largestStateSize > perScreen {
+            for size in report.stateSizes where size.byteCount > perScreen {
                 warnings.append(
                     "\(size.path) (\(size.typeKey)) saves \(size.byteCount.grouped) bytes, over the per-screen budget of \(perScreen.grouped): save a database key, not the data"
                 )
             }
         }
         if let perArchive, archiveBytes > perArchive {
-            let largest = sizes.sorted { $0.byteCount > $1.byteCount }.prefix(3)
+            let largest = report.stateSizes.sorted { $0.byteCount > $1.byteCount }.prefix(3)
                 .map { "\($0.path) (\($0.byteCount.grouped) bytes)" }.joined(separator: ", ")
             warnings.append(
                 "archive \(key) is \(archiveBytes.grouped) bytes, over its budget of \(perArchive.grouped); largest screens: \(largest)"

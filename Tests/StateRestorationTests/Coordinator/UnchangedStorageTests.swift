@@ -231,6 +231,38 @@ private struct TokenScreen: RestorableScreen {
         #expect(try await RestorationCoordinator(screens: declaration, store: store).launch().tree == tree)
     }
 
+    @Test("a report read after later saves lists what its own save wrote; a list set on a copy stays with it")
+    func reportsKeepTheirOwnLists() async throws {
+        let run = UUID()
+        let (declaration, _, coordinator) = declared(run)
+        var tree = try tree(run, pushed: 2)
+        let first = try await coordinator.save(tree)
+        let (firstFull, _) = try await fullSave(tree, declaration)
+        try tree.push(counted(run, 9), onto: "a")
+        // A longer varint: the state's size changes.
+        try tree.update(CountedScreen.self, at: "tabs/b/counted#1") { $0.state.value = 123_456_789 }
+        let second = try await coordinator.save(tree)
+        let (secondFull, _) = try await fullSave(tree, declaration)
+
+        // The first report's lists are made only now, after the second save reused its nodes.
+        #expect(first.savedPaths == firstFull.savedPaths)
+        #expect(first.stateSizes == firstFull.stateSizes)
+        #expect(second.savedPaths == secondFull.savedPaths)
+        #expect(second.stateSizes == secondFull.stateSizes)
+        #expect(second.savedPaths.count == first.savedPaths.count + 1)
+        let changed = { (report: SaveReport) in report.stateSizes.first { $0.path == "tabs/b/counted#1" }?.byteCount }
+        #expect(try #require(changed(second)) > #require(changed(first)))
+
+        var edited = first
+        edited.savedPaths.append("extra")
+        edited.stateSizes.removeAll()
+        #expect(edited.savedPaths == firstFull.savedPaths + ["extra"])
+        #expect(edited.stateSizes.isEmpty)
+        #expect(first.savedPaths == firstFull.savedPaths)
+        #expect(first.stateSizes == firstFull.stateSizes)
+        #expect(edited != first)
+    }
+
     @Test("a screen that is not a plain value is read again on every save, even in unchanged storage")
     func notPlainScreensAreAlwaysRead() async throws {
         let hookLive = LiveValue()

@@ -34,6 +34,21 @@ import Testing
         #expect(try store.read(.main) != nil)
     }
 
+    @Test("a screen over the per-screen budget is named again by a save that reuses its encoding")
+    func reusedScreenWarning() async throws {
+        let coordinator = RestorationCoordinator(
+            screens: Shop.declaration(), store: InMemoryStore(),
+            configuration: RestorationConfiguration(budget: SizeBudget(perScreen: 10_000, perArchive: nil)))
+        var tree = try tree(draftBytes: 60_000)
+        let first = try await coordinator.save(tree)
+        try tree.update(SearchScreen.self, at: "search#0") { $0.state.query = "other" }
+        let second = try await coordinator.save(tree)
+        #expect(second.encodedStateCount == 1)
+        #expect(first.budgetWarnings.count == 1)
+        #expect(first.budgetWarnings.first?.hasPrefix("tabs/draft (draft) saves ") == true)
+        #expect(second.budgetWarnings == first.budgetWarnings)
+    }
+
     @Test("an archive over its budget names the three largest screens, largest first")
     func perArchiveWarning() async throws {
         var tree = try tree(draftBytes: 5_000)
