@@ -199,13 +199,21 @@ public struct SaveReport: Sendable, Equatable {
 
     /// False when the delegate's should-save declined; nothing was written.
     public var saved: Bool
-    /// The paths of the saved screens and containers, in tree order.
+    /// The paths of the saved screens and containers, in tree order: every saved node, reused
+    /// or encoded again.
     ///
-    /// Made from the saved hierarchy the first time it is read: a save does not list the nodes
-    /// it did not encode again.
+    /// The list is made from the saved hierarchy the first time it is read.
     public var savedPaths: [IdentifierPath] {
         get { assignedPaths ?? hierarchy?.paths ?? [] }
         set { assignedPaths = newValue }
+        // In place, so that appending to the list is not a copy of it each time: the list is
+        // taken out while it is changed, so that nothing else holds its storage.
+        _modify {
+            var paths = assignedPaths ?? hierarchy?.paths ?? []
+            assignedPaths = nil
+            defer { assignedPaths = paths }
+            yield &paths
+        }
     }
     /// The nodes not saved, and why (no identifier, not preserved by a container).
     public var skipped: [SkippedScreen]
@@ -222,6 +230,12 @@ public struct SaveReport: Sendable, Equatable {
     public var stateSizes: [StateSize] {
         get { assignedSizes ?? hierarchy?.stateSizes ?? [] }
         set { assignedSizes = newValue }
+        _modify {
+            var sizes = assignedSizes ?? hierarchy?.stateSizes ?? []
+            assignedSizes = nil
+            defer { assignedSizes = sizes }
+            yield &sizes
+        }
     }
     /// One line for each way the save exceeded the configuration's ``SizeBudget``.
     public var budgetWarnings: [String] = []

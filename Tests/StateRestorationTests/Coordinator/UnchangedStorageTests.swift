@@ -263,6 +263,54 @@ private struct TokenScreen: RestorableScreen {
         #expect(edited != first)
     }
 
+    @Test("a report lists a node, its children in order, then what it presents, as the tree walks them")
+    func reportOrderWithPresentedOverChildren() async throws {
+        let run = UUID()
+        let declaration = ScreenDeclaration {
+            Tabs("tabs", selected: "a") {
+                Stack("a", root: counted(run, 0)) {
+                    Screen(CountedScreen.self, id: "counted")
+                }
+                .presents { Screen(CountedScreen.self, id: "modal") }
+                Stack("b", root: counted(run, 100)) {}
+            }
+        }
+        var tree = try declaration.makeInitialTree()
+        try tree.push(counted(run, 1), onto: "a")
+        try tree.push(counted(run, 2), onto: "a")
+        try tree.present(counted(run, 5), over: "tabs/a")
+        let coordinator = RestorationCoordinator(screens: declaration, store: InMemoryStore())
+        let first = try await coordinator.save(tree)
+        try tree.update(CountedScreen.self, at: "tabs/b/counted#0") { $0.state.value = 7 }
+        let second = try await coordinator.save(tree)
+        #expect(second.encodedStateCount == 1)
+        for report in [first, second] {
+            #expect(report.savedPaths == tree.restorablePaths)
+            let components = report.savedPaths.map { $0.components.dropFirst().joined(separator: "/") }
+            let modal = try #require(components.firstIndex { $0.hasSuffix("modal") })
+            let stackB = try #require(components.firstIndex(of: "b"))
+            // After stack a and its three screens, before stack b.
+            #expect(components[modal - 4] == "a" && modal == stackB - 1, "\(components)")
+            #expect(report.stateSizes.map(\.path) == report.savedPaths.filter { $0.components.count > 2 })
+        }
+        var appended = second
+        for index in 0..<1_000 { appended.savedPaths.append(IdentifierPath(["extra", "\(index)"])) }
+        #expect(appended.savedPaths.count == second.savedPaths.count + 1_000)
+        #expect(second.savedPaths == tree.restorablePaths)
+    }
+
+    @Test("a report's == covers every stored property: a new one fails here until == compares it")
+    func reportEqualityCoversItsProperties() {
+        // The properties `SaveReport.==` compares, or reads through (`hierarchy` and the
+        // `assigned` lists are what `savedPaths` and `stateSizes` read).
+        let compared: Set = [
+            "saved", "skipped", "byteCount", "encodedStateCount", "reusedStateCount", "budgetWarnings", "hierarchy",
+            "assignedPaths", "assignedSizes",
+        ]
+        let stored = Set(Mirror(reflecting: SaveReport(saved: true)).children.compactMap(\.label))
+        #expect(stored == compared)
+    }
+
     @Test("a screen that is not a plain value is read again on every save, even in unchanged storage")
     func notPlainScreensAreAlwaysRead() async throws {
         let hookLive = LiveValue()
