@@ -140,6 +140,43 @@ import Testing
         #expect(codes(varint) == (.truncated, .truncated))
     }
 
+    struct Numbers: Decodable {
+        var a: [Int]
+        var b: Int
+    }
+
+    @Test(
+        "a varint that runs past the end of its container into the bytes after it is truncated",
+        arguments: [UInt8(0x22), 0x41, 0x00, 0x7F])
+    func varintPastItsContainer(next: UInt8) throws {
+        // The decoder reads ahead of a container's end (the input is padded), so each case puts
+        // bytes after the container that would end the varint: the read must still stop at the
+        // container's end. `next` is the first byte after it.
+        // An entry's value: a keyed container of 3 bytes whose int runs on into the next element.
+        let keyed = Bytes.archive(
+            names: ["a"],
+            root: Bytes.container(Bytes.array, count: 2, [Bytes.smallKeyed | 3, 0, Bytes.int, 0x82, next]))
+        #expect(codes(keyed).value == .truncated)
+        let pairs = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([Pair?].self, from: keyed) }
+        #expect(pairs.map(archiveCode(of:)) == .truncated)
+
+        // An element of a typed array of ints, whose last varint runs on into the next entry.
+        let typed: [UInt8] = [Bytes.typedArray, 2, 3, Bytes.int, 0x04, 0x82]
+        let numbers = Bytes.archive(
+            names: ["a", "b"], root: Bytes.keyed([(0, typed), (1, [next])]))
+        let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(Numbers.self, from: numbers) }
+        #expect(error.map(archiveCode(of:)) == .truncated)
+        #expect(codes(numbers).value == .truncated)
+
+        // A field-name index, the last byte of its container, that runs on into the next one.
+        let name = Bytes.archive(
+            names: ["a"],
+            root: Bytes.container(Bytes.array, count: 2, [Bytes.smallKeyed | 1, 0x80, Bytes.smallKeyed | 1, next]))
+        #expect(codes(name).value == .truncated)
+        let named = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([Pair?].self, from: name) }
+        #expect(named.map(archiveCode(of:)) == .truncated)
+    }
+
     @Test("a varint longer than 64 bits is rejected")
     func overlongVarint() {
         let data = Bytes.archive(root: [Bytes.uint] + Array(repeating: 0xFF, count: 10) + [0x01])

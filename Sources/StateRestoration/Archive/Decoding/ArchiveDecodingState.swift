@@ -4,7 +4,9 @@ import Foundation
 /// scratch space that keyed containers use to find their entries.
 ///
 /// Every read is bounds-checked against an explicit end offset and throws an
-/// ``ArchiveError`` naming the byte offset; no input can make a read go out of bounds.
+/// ``ArchiveError`` naming the byte offset; no input can make a read go out of bounds. (The
+/// fast paths for varints and for skipping small values read a few bytes ahead into zero
+/// ``padding`` after the input, then check the value's extent against its end.)
 /// Containers are length-prefixed, so a keyed container is indexed by scanning its
 /// entries once (skipping each value by its length, without decoding it) into a shared
 /// arena; lookups then compare the requested key with the entry names, trying the entry
@@ -20,8 +22,15 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// can never read freed memory (a state that anything still holds is never reused, see
     /// ``recycle(_:)``).
     @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
-    /// The bytes allocated at ``bytes``.
+    /// The bytes allocated at ``bytes`` for input, followed by ``padding`` more.
     @exclusivity(unchecked) private var capacity: Int
+
+    /// Zero bytes after the input's last byte, so that the fast paths may load a few bytes
+    /// past the end of the value they read (`readVarint`: up to 10 bytes from a position
+    /// before the end; ``skipSimpleValue(at:end:)``: 8 bytes after a tag) and check the
+    /// value's extent once afterwards, instead of first checking how many bytes remain.
+    /// A zero byte ends a varint, so no load runs further than this.
+    static let padding = 16
     @exclusivity(unchecked) private(set) var size: Int
     @exclusivity(unchecked) private(set) var maximumDepth: Int
     @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: any Sendable]
@@ -73,7 +82,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     ) throws(ArchiveError) {
         size = 0
         capacity = Swift.max(data.count, 1)
-        bytes = .allocate(capacity: capacity)
+        bytes = .allocate(capacity: capacity + Self.padding)
         self.maximumDepth = maximumDepth
         self.userInfo = userInfo
         try start(copying: data)
@@ -91,9 +100,10 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         if capacity < size {
             bytes.deallocate()
             capacity = size
-            bytes = .allocate(capacity: capacity)
+            bytes = .allocate(capacity: capacity + Self.padding)
         }
         data.copyBytes(to: bytes, count: size)
+        (bytes + size).initialize(repeating: 0, count: Self.padding)
         let (allowance, overflow) = size.multipliedReportingOverflow(by: Self.reservePerInputByte)
         reservationAllowance = overflow ? .max : allowance
         try readPreamble()
@@ -364,14 +374,20 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
                 p &+= 1
                 return UInt64(first)
             }
-            if end &- p >= 10, let value = readVarintUnbounded(&p) { return value }
+            // At most 10 bytes from `p < end <= size`: inside the padding.
+            var q = p
+            if let value = readVarintUnbounded(&q), q <= end {
+                p = q
+                return value
+            }
         }
         return try readVarintSlow(&p, end: end, what)
     }
 
-    /// Reads a multi-byte varint when at least 10 bytes remain, so that no byte needs a
-    /// bounds check; nil (and `p` unchanged) when it overflows 64 bits, for
-    /// ``readVarintSlow(_:end:_:)`` to report.
+    /// Reads a multi-byte varint starting before the end of the input without a bounds check
+    /// per byte (it reads at most 10 bytes, which ``padding`` covers); nil (and `p` unchanged)
+    /// when it overflows 64 bits, for ``readVarintSlow(_:end:_:)`` to report. The caller checks
+    /// that the varint ends within its value.
     @inline(__always)
     func readVarintUnbounded(_ p: inout Int) -> UInt64? {
         var result: UInt64 = 0
@@ -448,21 +464,21 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// fixed size, is a varint of at most 8 bytes, or has a length (after a count) of at most 2
     /// bytes; nil otherwise, or when the value would end past `end`: ``skipValue(at:end:implied:)``
     /// then skips it (or says what is wrong).
+    ///
+    /// `p <= end`. It reads at most 9 bytes after the tag at `p <= size`, which ``padding``
+    /// covers, and checks the value's extent against `end` once, at the end.
     @inline(__always)
     func skipSimpleValue(at p: Int, end: Int) -> Int? {
-        // The tag and the three bytes after it can be read.
-        guard end &- p >= 4 else { return nil }
         let rule = skipRule(bytes[p])
         var q = p &+ 1
         switch rule {
         case ..<ArchiveTag.skipVarint:
             q &+= Int(rule)
         case ArchiveTag.skipVarint:
-            guard end &- q >= 8 else { return nil }
             // The first byte without its high bit ends the varint.
             let stops = ~loadUInt64(at: q) & 0x8080_8080_8080_8080
             guard stops != 0 else { return nil }
-            return q &+ 1 &+ stops.trailingZeroBitCount / 8
+            q &+= 1 &+ stops.trailingZeroBitCount / 8
         case ArchiveTag.skipLength, ArchiveTag.skipCountAndLength:
             if rule == ArchiveTag.skipCountAndLength {
                 guard bytes[q] < 0x80 else { return nil }
