@@ -117,7 +117,8 @@ extension ArchiveEncodingState {
         for element in array {
             writeElement(self, element)
         }
-        frames[frame].count = array.count
+        // The frame just opened, so in range.
+        frames.uncheckedAddress(frame).pointee.count = array.count
         closeTopFrame()
     }
 }

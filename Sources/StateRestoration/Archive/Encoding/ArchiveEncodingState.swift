@@ -497,18 +497,20 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// Closes the innermost open container, recording its header size with its parent.
     @inline(__always)
     func closeTopFrame() {
+        // Open frames are frames that exist: their addresses need no bounds check.
         let index = openFrames.removeLast()
-        let frame = frames[index]
+        let entry = frames.uncheckedAddress(index)
+        let frame = entry.pointee
         let payloadLength = count - frame.contentStart + frame.extra
-        frames[index].payloadLength = payloadLength
-        frames[index].isOpen = false
+        entry.pointee.payloadLength = payloadLength
+        entry.pointee.isOpen = false
         let headerSize = Self.headerSize(tag: frame.tag, count: frame.count, payloadLength: payloadLength)
         while undo.count > frame.undoStart {
             let previousOwner = undo.removeLast()
             keyOwner[undo.removeLast()] = previousOwner
         }
         if let parent = openFrames.last {
-            frames[parent].extra += headerSize + frame.extra
+            frames.uncheckedAddress(parent).pointee.extra += headerSize + frame.extra
         } else {
             rootExtra += headerSize + frame.extra
         }
@@ -576,8 +578,10 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         if openFrames.last != frame {
             guard activateSlow(frame) else { return -1 }
         }
-        let index = frames[frame].count
-        frames[frame].count = index &+ 1
+        // `frame` is the innermost open container, so in range.
+        let entry = frames.uncheckedAddress(frame)
+        let index = entry.pointee.count
+        entry.pointee.count = index &+ 1
         return index
     }
 
