@@ -151,30 +151,41 @@ import Testing
     func varintPastItsContainer(next: UInt8) throws {
         // The decoder reads ahead of a container's end (the input is padded), so each case puts
         // bytes after the container that would end the varint: the read must still stop at the
-        // container's end. `next` is the first byte after it.
-        // An entry's value: a keyed container of 3 bytes whose int runs on into the next element.
+        // container's end, with the varint's own error.
+        func expectVarintTruncated<T: Decodable>(_ data: Data, as type: T.Type, _ what: String) {
+            let valueError = #expect(throws: ArchiveError.self) { try ArchiveValue(decoding: data) }
+            #expect(valueError?.code == .truncated, "\(what)")
+            #expect(valueError?.message.contains("expected a varint") == true, "\(what): \(valueError as Any)")
+            let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(T.self, from: data) }
+            #expect(error.map(archiveCode(of:)) == .truncated, "\(what)")
+            #expect(error.map(debugDescription(of:))?.contains("expected a varint") == true, "\(what)")
+        }
+        // An entry's value: a keyed container of 3 bytes whose int runs on into `next`, the
+        // first byte of the next element.
         let keyed = Bytes.archive(
             names: ["a"],
             root: Bytes.container(Bytes.array, count: 2, [Bytes.smallKeyed | 3, 0, Bytes.int, 0x82, next]))
-        #expect(codes(keyed).value == .truncated)
-        let pairs = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([Pair?].self, from: keyed) }
-        #expect(pairs.map(archiveCode(of:)) == .truncated)
+        expectVarintTruncated(keyed, as: [Pair?].self, "an entry's value")
 
-        // An element of a typed array of ints, whose last varint runs on into the next entry.
-        let typed: [UInt8] = [Bytes.typedArray, 2, 3, Bytes.int, 0x04, 0x82]
-        let numbers = Bytes.archive(
-            names: ["a", "b"], root: Bytes.keyed([(0, typed), (1, [next])]))
-        let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(Numbers.self, from: numbers) }
-        #expect(error.map(archiveCode(of:)) == .truncated)
-        #expect(codes(numbers).value == .truncated)
-
-        // A field-name index, the last byte of its container, that runs on into the next one.
+        // A field-name index, the last byte of its container, that runs on into `next`.
         let name = Bytes.archive(
             names: ["a"],
-            root: Bytes.container(Bytes.array, count: 2, [Bytes.smallKeyed | 1, 0x80, Bytes.smallKeyed | 1, next]))
-        #expect(codes(name).value == .truncated)
-        let named = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([Pair?].self, from: name) }
-        #expect(named.map(archiveCode(of:)) == .truncated)
+            root: Bytes.container(Bytes.array, count: 2, [Bytes.smallKeyed | 1, 0x80, next]))
+        expectVarintTruncated(name, as: [Pair?].self, "a field-name index")
+    }
+
+    @Test("the last int of a typed array that runs on into the next entry is truncated")
+    func typedArrayVarintPastItsEnd() throws {
+        // The typed array's last varint (0x82) runs on into the next entry's name index (0x01),
+        // which would end it: it must stop at the array's end.
+        let typed: [UInt8] = [Bytes.typedArray, 2, 3, Bytes.int, 0x04, 0x82]
+        let numbers = Bytes.archive(names: ["a", "b"], root: Bytes.keyed([(0, typed), (1, [Bytes.fixInt | 1])]))
+        let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(Numbers.self, from: numbers) }
+        #expect(error.map(archiveCode(of:)) == .truncated)
+        #expect(error.map(debugDescription(of:))?.contains("expected a varint") == true)
+        let valueError = #expect(throws: ArchiveError.self) { try ArchiveValue(decoding: numbers) }
+        #expect(valueError?.code == .truncated)
+        #expect(valueError?.message.contains("expected a varint") == true)
     }
 
     @Test("a varint longer than 64 bits is rejected")

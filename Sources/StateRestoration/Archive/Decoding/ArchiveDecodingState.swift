@@ -26,10 +26,11 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     @exclusivity(unchecked) private var capacity: Int
 
     /// Zero bytes after the input's last byte, so that the fast paths may load a few bytes
-    /// past the end of the value they read (`readVarint`: up to 10 bytes from a position
-    /// before the end; ``skipSimpleValue(at:end:)``: 8 bytes after a tag) and check the
-    /// value's extent once afterwards, instead of first checking how many bytes remain.
-    /// A zero byte ends a varint, so no load runs further than this.
+    /// past the end of the value they read and check the value's extent once afterwards,
+    /// instead of first checking how many bytes remain. `readVarint` starts before `size` and
+    /// stops at the first zero byte, `bytes[size]` at the latest; ``skipSimpleValue(at:end:)``
+    /// loads 8 bytes after a tag at `size - 1` at the latest, so the furthest read is
+    /// `bytes[size + 7]`.
     static let padding = 16
     @exclusivity(unchecked) private(set) var size: Int
     @exclusivity(unchecked) private(set) var maximumDepth: Int
@@ -465,7 +466,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// bytes; nil otherwise, or when the value would end past `end`: ``skipValue(at:end:implied:)``
     /// then skips it (or says what is wrong).
     ///
-    /// `p <= end`. It reads at most 9 bytes after the tag at `p <= size`, which ``padding``
+    /// `p <= end`. It reads at most 8 bytes after the tag at `p <= size`, which ``padding``
     /// covers, and checks the value's extent against `end` once, at the end.
     @inline(__always)
     func skipSimpleValue(at p: Int, end: Int) -> Int? {

@@ -3,7 +3,8 @@
 ///
 /// Unlike an `Array` stored in a class, mutating it never calls the runtime's
 /// uniqueness check, which showed up in profiles of the per-key hot paths. Indices are
-/// still bounds-checked.
+/// still bounds-checked, except by ``uncheckedAddress(_:)``, for indices the caller knows
+/// are in range.
 struct ArchiveScratch<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
@@ -36,7 +37,6 @@ struct ArchiveScratch<Element: BitwiseCopyable>: ~Copyable {
         }
     }
 
-    /// The last element, or nil when empty.
     /// The address of element `index`, which the caller knows is in range (checked in debug
     /// builds only); valid until the next append.
     @inline(__always)
@@ -45,6 +45,7 @@ struct ArchiveScratch<Element: BitwiseCopyable>: ~Copyable {
         return base + index
     }
 
+    /// The last element, or nil when empty.
     var last: Element? {
         @inline(__always) get { count > 0 ? base[count &- 1] : nil }
     }
