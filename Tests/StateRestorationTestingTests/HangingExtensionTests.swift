@@ -3,21 +3,35 @@ import StateRestorationTesting
 import Testing
 
 /// A delegate whose did-decode extends the restoration with work that hangs on
-/// the test clock, or returns at once.
+/// the test clock, returns at once, or returns after other tasks have run.
 private struct LogInDelegate: RestorationDelegate {
+    enum Work: Sendable {
+        case hangs
+        case returns
+        /// Returns after yielding to the other tasks this many times; no time passes.
+        case yields(Int)
+    }
+
     let clock: TestClock
     let probe: Probe
-    let hangs: Bool
+    let work: Work
 
     func didDecodeRestorableState(_ state: NoAppState?, context: RestorationContext) async {
-        let (clock, probe, hangs) = (clock, probe, hangs)
+        let (clock, probe, work) = (clock, probe, work)
         context.extendRestoration("log in") {
-            guard hangs else { return probe.record("logged in") }
-            do {
-                try await clock.sleepUntilCancelled()
-                probe.record("log-in returned")
-            } catch {
-                probe.record("log-in cancelled")
+            switch work {
+            case .returns:
+                probe.record("logged in")
+            case .yields(let count):
+                for _ in 0..<count { await Task.yield() }
+                probe.record("logged in")
+            case .hangs:
+                do {
+                    try await clock.sleepUntilCancelled()
+                    probe.record("log-in returned")
+                } catch {
+                    probe.record("log-in cancelled")
+                }
             }
         }
     }
@@ -33,7 +47,7 @@ private struct LogInDelegate: RestorationDelegate {
         let probe = Probe()
         let harness = RestorationHarness(
             screens: TestApp.declaration, configuration: RestorationConfiguration(extensionTimeout: .seconds(5))
-        ) { LogInDelegate(clock: clock, probe: probe, hangs: true) }
+        ) { LogInDelegate(clock: clock, probe: probe, work: .hangs) }
         let tree = try TestApp.busyTree()
         let relaunched = try await harness.relaunch(saving: tree, timingOutExtensionsOn: clock)
         #expect(relaunched.report.extensions == [.init(name: "log in", path: nil, result: .timedOut)])
@@ -44,12 +58,17 @@ private struct LogInDelegate: RestorationDelegate {
         #expect(clock.sleeperCount == 0)
     }
 
-    @Test("an extension that finishes in time is reported completed, and the clock never moves")
-    func finishes() async throws {
+    // The harness once advanced the clock as soon as the launch slept until the timeout:
+    // an extension that had just returned, or that was still awaiting other tasks, timed out
+    // or saw the clock move, depending on how the threads were scheduled.
+    @Test(
+        "an extension that finishes in time is reported completed, and the clock never moves",
+        arguments: [LogInDelegate.Work.returns, .yields(100)])
+    fileprivate func finishes(work: LogInDelegate.Work) async throws {
         let clock = TestClock()
         let probe = Probe()
         let harness = RestorationHarness(screens: TestApp.declaration) {
-            LogInDelegate(clock: clock, probe: probe, hangs: false)
+            LogInDelegate(clock: clock, probe: probe, work: work)
         }
         let relaunched = try await harness.relaunch(saving: try TestApp.busyTree(), timingOutExtensionsOn: clock)
         #expect(relaunched.report.extensions.map(\.result) == [.completed])

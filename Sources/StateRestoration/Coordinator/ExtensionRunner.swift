@@ -8,12 +8,15 @@ import Synchronization
 /// the timeout.
 enum ExtensionRunner {
     static func run(
-        _ entries: [RestorationExtensions.Entry], timeout: Duration, clock: any Clock<Duration>
+        _ entries: [RestorationExtensions.Entry], timeout: Duration, clock: any Clock<Duration>,
+        progress: ExtensionProgress? = nil
     ) async -> [LaunchReport.ExtensionOutcome] {
         guard !entries.isEmpty else { return [] }
         let tracker = Tracker(count: entries.count)
+        progress?.begin(entries.count)
         let tasks = entries.enumerated().map { index, entry in
             Task {
+                progress?.started()
                 let result: LaunchReport.ExtensionOutcome.Result
                 do {
                     try await entry.operation()
@@ -21,6 +24,7 @@ enum ExtensionRunner {
                 } catch {
                     result = .failed(String(describing: error))
                 }
+                progress?.finished()
                 tracker.finish(index, result)
             }
         }
@@ -93,4 +97,34 @@ enum ExtensionRunner {
             }
         }
     }
+}
+
+/// How far a launch's extensions have come: how many have started and how many
+/// are still running.
+///
+/// The harness of `StateRestorationTesting` reads it to advance a test clock to
+/// the timeout only while extensions are unfinished, never in the moment
+/// between the last one finishing and the launch cancelling its timeout.
+package final class ExtensionProgress: Sendable {
+    /// A snapshot of the counts.
+    package struct Counts: Equatable, Sendable {
+        /// How many extensions the launch waits for; zero before it waits.
+        package var total = 0
+        /// How many of them have begun to run.
+        package var started = 0
+        /// How many of them have returned or thrown.
+        package var finished = 0
+    }
+
+    private let state = Mutex(Counts())
+
+    /// Creates a record of no extensions.
+    package init() {}
+
+    /// The counts now.
+    package var counts: Counts { state.withLock { $0 } }
+
+    func begin(_ count: Int) { state.withLock { $0.total += count } }
+    func started() { state.withLock { $0.started += 1 } }
+    func finished() { state.withLock { $0.finished += 1 } }
 }

@@ -31,6 +31,9 @@ public struct RestorationConfiguration: Sendable {
     public var budget: SizeBudget
     /// Where the events of every save and launch go; nil (the default) logs nothing.
     public var logHandler: (any RestorationLogHandler)?
+    /// Where a launch records how far its extensions have come; the testing
+    /// harness reads it to time out extensions on a test clock.
+    package var extensionProgress: ExtensionProgress?
 
     /// Creates a configuration.
     ///

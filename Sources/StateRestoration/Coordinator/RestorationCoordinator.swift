@@ -177,7 +177,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             context: RestorationContext(identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions))
         log.phase("did-finish-launching")
         report.extensions = await ExtensionRunner.run(
-            extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock)
+            extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock,
+            progress: configuration.extensionProgress)
         report.extensions += extensions.late.map { .init(name: $0, path: nil, result: .late) }
         report.diagnostics = extensions.diagnostics.entries
         log.phase("extensions")

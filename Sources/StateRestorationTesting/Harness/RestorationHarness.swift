@@ -185,13 +185,16 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     }
 
     /// Saves a hierarchy and relaunches on a ``TestClock``, advancing it past the
-    /// extension timeout once the launch waits for its extensions, so an
-    /// extension that hangs is cancelled without the test sleeping.
+    /// extension timeout once the launch waits for extensions that do not finish,
+    /// so an extension that hangs is cancelled without the test sleeping.
     ///
     /// The clock replaces the configuration's for both processes. The harness
-    /// advances it by `RestorationConfiguration.extensionTimeout`
-    /// as soon as the coordinator sleeps until the timeout; a launch whose
-    /// extensions all finish first returns without the clock moving.
+    /// advances it by `RestorationConfiguration.extensionTimeout` once the
+    /// coordinator sleeps until the timeout and its extensions have all started
+    /// and then made no progress, none finishing, for a settling time (a thousand
+    /// turns of the other tasks and at least 50 milliseconds). A launch whose
+    /// extensions all finish, at once or after awaiting other tasks, returns
+    /// without the clock moving.
     ///
     /// ```swift
     /// let clock = TestClock()
@@ -208,6 +211,8 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     public func relaunch(saving tree: ScreenTree, timingOutExtensionsOn clock: TestClock) async throws -> Relaunch {
         var configured = self
         configured.configuration.clock = clock
+        let progress = ExtensionProgress()
+        configured.configuration.extensionProgress = progress
         let harness = configured
         let log = LifecycleRecorder<Delegate>.Log()
         let saveReport = try await harness.makeCoordinator(log: log).save(tree)
@@ -219,13 +224,8 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
                 // The coordinator starts its timeout when the clock still reads what
                 // it reads now (nobody else advances it), so its deadline is known.
                 // This task is cancelled as soon as the launch returns.
-                while !Task.isCancelled {
-                    if clock.deadlines.contains(deadline) {
-                        clock.advance(to: deadline)
-                        return nil
-                    }
-                    await Task.yield()
-                }
+                await Self.waitUntilStuck(progress, deadline: deadline, on: clock)
+                if !Task.isCancelled { clock.advance(to: deadline) }
                 return nil
             }
             while let result = try await group.next() {
@@ -235,6 +235,38 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
                 }
             }
             throw HarnessError("the launch did not return")
+        }
+    }
+
+    /// Returns once the launch sleeps until its extension timeout while extensions
+    /// that have all started stay unfinished for the settling time, or when the
+    /// calling task is cancelled.
+    ///
+    /// Reading the extensions' progress, not only the clock's sleepers, keeps the
+    /// clock still in the moment after the last extension finished and before the
+    /// coordinator cancelled its timeout; the settling time lets an extension
+    /// that is running, or waiting for other tasks, finish first.
+    private static func waitUntilStuck(
+        _ progress: ExtensionProgress, deadline: TestClock.Instant, on clock: TestClock
+    ) async {
+        let settlingTurns = 1_000
+        let settlingTime = Duration.milliseconds(50)
+        var quiet: (counts: ExtensionProgress.Counts, turns: Int, start: ContinuousClock.Instant)?
+        while !Task.isCancelled {
+            let counts = progress.counts
+            let stuck =
+                counts.total > 0 && counts.started == counts.total && counts.finished < counts.total
+                && clock.deadlines.contains(deadline)
+            if !stuck {
+                quiet = nil
+            } else if var unchanged = quiet, unchanged.counts == counts {
+                unchanged.turns += 1
+                if unchanged.turns >= settlingTurns && unchanged.start.duration(to: .now) >= settlingTime { return }
+                quiet = unchanged
+            } else {
+                quiet = (counts, 0, .now)
+            }
+            await Task.yield()
         }
     }
 
