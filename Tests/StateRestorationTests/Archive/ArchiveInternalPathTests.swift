@@ -106,4 +106,61 @@ import Testing
         #expect(ArchiveTag.skipRule(0xC2) == ArchiveTag.skipLength, "an array of 2 elements")
         #expect(ArchiveTag.skipRule(ArchiveTag.typedArray) == ArchiveTag.skipCountAndLength)
     }
+
+    /// Every kind of scalar a keyed container writes, at its widest, and a nil.
+    struct WideScalars: Codable, Equatable {
+        var pad: String
+        var int = Int.min
+        var int64 = Int64.max
+        var uint = UInt.max
+        var uint64 = UInt64.max
+        var int8 = Int8.min
+        var uint32 = UInt32.max
+        var double = Double.pi
+        var decimal = -123_456.789_012_3
+        var float = Float.pi
+        var flag = true
+        var none: Int?
+
+        init(pad: String) { self.pad = pad }
+
+        enum CodingKeys: String, CodingKey {
+            case pad, int, int64, uint, uint64, int8, uint32, double, decimal, float, flag, none
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(pad, forKey: .pad)
+            try container.encode(int, forKey: .int)
+            try container.encode(int64, forKey: .int64)
+            try container.encode(uint, forKey: .uint)
+            try container.encode(uint64, forKey: .uint64)
+            try container.encode(int8, forKey: .int8)
+            try container.encode(uint32, forKey: .uint32)
+            try container.encode(double, forKey: .double)
+            try container.encode(decimal, forKey: .decimal)
+            try container.encode(float, forKey: .float)
+            try container.encode(flag, forKey: .flag)
+            try container.encodeNil(forKey: .none)
+        }
+    }
+
+    // The keyed container writes a key's name index and a scalar value after one capacity
+    // check for both. States whose buffers start at each of 1 to 96 bytes and double as they
+    // fill run out of room at many different offsets inside such entries. (Under
+    // AddressSanitizer a write past a buffer stops the test.)
+    @Test("encodes from small buffers grow them in the middle of keyed scalar entries and write the same bytes")
+    func growthInsideKeyedEntries() throws {
+        let value = (0..<48).map { WideScalars(pad: String(repeating: "x", count: $0)) }
+        let expected = try ArchiveEncoder().encode(value)
+        for capacity in 1...96 {
+            let state = ArchiveEncodingState(userInfo: [:], capacity: capacity)
+            state.takeContainers()
+            try state.encodeGeneric(value, parent: -1, depth: 0)
+            let grown = state.finish()
+            state.returnContainers()
+            #expect(grown == expected, "starting from \(capacity) bytes")
+        }
+        #expect(try ArchiveDecoder().decode([WideScalars].self, from: expected) == value)
+    }
 }

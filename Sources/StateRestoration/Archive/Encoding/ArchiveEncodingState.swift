@@ -244,6 +244,11 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
 
     // MARK: - Scalars (tag and payload)
 
+    /// The most bytes a scalar value takes: a tag and a 10-byte varint. ``beginEntry(_:number:)``
+    /// leaves this much room after a key's name index, so the keyed container writes scalar
+    /// values with the `InRoom` writers, which do not check the capacity again.
+    static let scalarRoom = 11
+
     @inline(__always)
     func writeNull() {
         appendByte(ArchiveTag.null)
@@ -254,9 +259,29 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         appendByte(value ? ArchiveTag.boolTrue : ArchiveTag.boolFalse)
     }
 
+    /// ``writeBool(_:)`` with ``scalarRoom`` bytes of capacity already ensured.
+    @inline(__always)
+    func writeBoolInRoom(_ value: Bool) {
+        bytes[count] = value ? ArchiveTag.boolTrue : ArchiveTag.boolFalse
+        count &+= 1
+    }
+
+    /// ``writeNull()`` with ``scalarRoom`` bytes of capacity already ensured.
+    @inline(__always)
+    func writeNullInRoom() {
+        bytes[count] = ArchiveTag.null
+        count &+= 1
+    }
+
     @inline(__always)
     func writeInt(_ value: Int64) {
-        ensure(11)
+        ensure(Self.scalarRoom)
+        writeIntInRoom(value)
+    }
+
+    /// ``writeInt(_:)`` with ``scalarRoom`` bytes of capacity already ensured.
+    @inline(__always)
+    func writeIntInRoom(_ value: Int64) {
         let zigzag = ArchiveFormat.zigzag(value)
         if zigzag < 64 {
             bytes[count] = ArchiveTag.fixInt | UInt8(truncatingIfNeeded: zigzag)
@@ -270,7 +295,13 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
 
     @inline(__always)
     func writeUInt(_ value: UInt64) {
-        ensure(11)
+        ensure(Self.scalarRoom)
+        writeUIntInRoom(value)
+    }
+
+    /// ``writeUInt(_:)`` with ``scalarRoom`` bytes of capacity already ensured.
+    @inline(__always)
+    func writeUIntInRoom(_ value: UInt64) {
         bytes[count] = ArchiveTag.uint
         count &+= 1
         appendVarintUnchecked(value)
@@ -300,7 +331,14 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// exact and shorter, otherwise as `fullTag` and 8 bytes.
     @inline(__always)
     func writeDecimalOrDouble(_ value: Double, base: UInt8, fullTag: UInt8) {
-        ensure(11)
+        ensure(Self.scalarRoom)
+        writeDecimalOrDoubleInRoom(value, base: base, fullTag: fullTag)
+    }
+
+    /// ``writeDecimalOrDouble(_:base:fullTag:)`` with ``scalarRoom`` bytes of capacity already
+    /// ensured.
+    @inline(__always)
+    func writeDecimalOrDoubleInRoom(_ value: Double, base: UInt8, fullTag: UInt8) {
         if let (mantissa, scale) = ArchiveFormat.decimalForm(value) {
             bytes[count] = base | scale
             count &+= 1
@@ -315,6 +353,12 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     @inline(__always)
     func writeDouble(_ value: Double) {
         writeDecimalOrDouble(value, base: ArchiveTag.decimalDouble, fullTag: ArchiveTag.float64)
+    }
+
+    /// ``writeDouble(_:)`` with ``scalarRoom`` bytes of capacity already ensured.
+    @inline(__always)
+    func writeDoubleInRoom(_ value: Double) {
+        writeDecimalOrDoubleInRoom(value, base: ArchiveTag.decimalDouble, fullTag: ArchiveTag.float64)
     }
 
     @inline(__always)
@@ -546,7 +590,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
 
     /// Starts an entry of keyed container `frame` for the key the name book numbers
     /// `number` (see ``nameNumber(of:)``): checks it is writable and the key is new,
-    /// then writes the key's name index.
+    /// then writes the key's name index, leaving ``scalarRoom`` bytes of capacity after it.
     @inline(__always)
     func beginEntry(_ frame: Int, number: Int) -> EntryStatus {
         if pendingSlot >= 0 { settlePending() }
@@ -567,7 +611,8 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
             undo.append(owner)
             keyOwner[name] = frame
         }
-        appendVarint(UInt64(name))
+        ensure(10 &+ Self.scalarRoom)
+        appendVarintUnchecked(UInt64(name))
         return .ok
     }
 

@@ -45,12 +45,12 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     mutating func encodeNil(forKey key: Key) throws {
         try begin(key, Optional<Any>.none as Any)
-        slot.withState { $0.writeNull() }
+        slot.withState { $0.writeNullInRoom() }
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeBool(value) }
+        slot.withState { $0.writeBoolInRoom(value) }
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
@@ -60,7 +60,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeDouble(value) }
+        slot.withState { $0.writeDoubleInRoom(value) }
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
@@ -70,52 +70,52 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeInt(Int64(value)) }
+        slot.withState { $0.writeIntInRoom(Int64(value)) }
     }
 
     mutating func encode(_ value: Int8, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeInt(Int64(value)) }
+        slot.withState { $0.writeIntInRoom(Int64(value)) }
     }
 
     mutating func encode(_ value: Int16, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeInt(Int64(value)) }
+        slot.withState { $0.writeIntInRoom(Int64(value)) }
     }
 
     mutating func encode(_ value: Int32, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeInt(Int64(value)) }
+        slot.withState { $0.writeIntInRoom(Int64(value)) }
     }
 
     mutating func encode(_ value: Int64, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeInt(value) }
+        slot.withState { $0.writeIntInRoom(value) }
     }
 
     mutating func encode(_ value: UInt, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeUInt(UInt64(value)) }
+        slot.withState { $0.writeUIntInRoom(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeUInt(UInt64(value)) }
+        slot.withState { $0.writeUIntInRoom(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeUInt(UInt64(value)) }
+        slot.withState { $0.writeUIntInRoom(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeUInt(UInt64(value)) }
+        slot.withState { $0.writeUIntInRoom(UInt64(value)) }
     }
 
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
         try begin(key, value)
-        slot.withState { $0.writeUInt(value) }
+        slot.withState { $0.writeUIntInRoom(value) }
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
