@@ -99,8 +99,8 @@ enum ExtensionRunner {
     }
 }
 
-/// How far a launch's extensions have come: how many have started and how many
-/// are still running.
+/// How far a launch's extensions have come: how many it waits for, how many have
+/// started and how many have finished.
 ///
 /// The harness of `StateRestorationTesting` reads it to advance a test clock to
 /// the timeout only while extensions are unfinished, never in the moment

@@ -192,9 +192,10 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     /// advances it by `RestorationConfiguration.extensionTimeout` once the
     /// coordinator sleeps until the timeout and its extensions have all started
     /// and then made no progress, none finishing, for a settling time (a thousand
-    /// turns of the other tasks and at least 50 milliseconds). A launch whose
-    /// extensions all finish, at once or after awaiting other tasks, returns
-    /// without the clock moving.
+    /// yields of the harness's own task and at least 50 milliseconds). A launch
+    /// whose extensions all finish within the settling time, at once or after
+    /// awaiting other tasks, returns without the clock moving; an extension that
+    /// takes longer (real I/O, a wall-clock sleep) is timed out like a hung one.
     ///
     /// ```swift
     /// let clock = TestClock()

@@ -147,9 +147,10 @@ import Testing
 
     // The keyed container writes a key's name index and a scalar value after one capacity
     // check for both. States whose buffers start at each of 1 to 96 bytes and double as they
-    // fill run out of room at many different offsets inside such entries. (Under
-    // AddressSanitizer a write past a buffer stops the test.)
-    @Test("encodes from small buffers grow them in the middle of keyed scalar entries and write the same bytes")
+    // fill run out of room at many different offsets among such entries. A scalar written
+    // without its room fails the writers' assertion in a debug build, and stops the test
+    // under AddressSanitizer; the bytes alone could not show it (growing copies them all).
+    @Test("encodes from small buffers grow them at keyed scalar entries of every width and write the same bytes")
     func growthInsideKeyedEntries() throws {
         let value = (0..<48).map { WideScalars(pad: String(repeating: "x", count: $0)) }
         let expected = try ArchiveEncoder().encode(value)

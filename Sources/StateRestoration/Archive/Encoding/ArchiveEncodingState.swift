@@ -262,6 +262,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// ``writeBool(_:)`` with ``scalarRoom`` bytes of capacity already ensured.
     @inline(__always)
     func writeBoolInRoom(_ value: Bool) {
+        assert(capacity &- count >= Self.scalarRoom, "a scalar written without its room")
         bytes[count] = value ? ArchiveTag.boolTrue : ArchiveTag.boolFalse
         count &+= 1
     }
@@ -269,6 +270,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// ``writeNull()`` with ``scalarRoom`` bytes of capacity already ensured.
     @inline(__always)
     func writeNullInRoom() {
+        assert(capacity &- count >= Self.scalarRoom, "a scalar written without its room")
         bytes[count] = ArchiveTag.null
         count &+= 1
     }
@@ -282,6 +284,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// ``writeInt(_:)`` with ``scalarRoom`` bytes of capacity already ensured.
     @inline(__always)
     func writeIntInRoom(_ value: Int64) {
+        assert(capacity &- count >= Self.scalarRoom, "a scalar written without its room")
         let zigzag = ArchiveFormat.zigzag(value)
         if zigzag < 64 {
             bytes[count] = ArchiveTag.fixInt | UInt8(truncatingIfNeeded: zigzag)
@@ -302,6 +305,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// ``writeUInt(_:)`` with ``scalarRoom`` bytes of capacity already ensured.
     @inline(__always)
     func writeUIntInRoom(_ value: UInt64) {
+        assert(capacity &- count >= Self.scalarRoom, "a scalar written without its room")
         bytes[count] = ArchiveTag.uint
         count &+= 1
         appendVarintUnchecked(value)
@@ -339,6 +343,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// ensured.
     @inline(__always)
     func writeDecimalOrDoubleInRoom(_ value: Double, base: UInt8, fullTag: UInt8) {
+        assert(capacity &- count >= Self.scalarRoom, "a scalar written without its room")
         if let (mantissa, scale) = ArchiveFormat.decimalForm(value) {
             bytes[count] = base | scale
             count &+= 1
