@@ -94,10 +94,7 @@ extension ArchiveDecodingState {
     @inline(__always)
     func readStringPayload(_ p: inout Int, end: Int, _ what: String) throws(ArchiveError) -> String {
         let length = try readLength(&p, end: end, what)
-        let utf8 = UnsafeBufferPointer(start: bytes + p, count: length)
-        // `_tryFromUTF8` validates and copies in one non-generic pass (the generic
-        // `String(validating:as:)` instantiates metadata on every call).
-        guard let string = String._tryFromUTF8(utf8) else {
+        guard let string = ArchiveUTF8.string(bytes + p, count: length) else {
             throw ArchiveError(
                 .invalidUTF8,
                 "archive \(what) at byte \(p) (\(length) bytes) is not valid UTF-8",
@@ -123,8 +120,7 @@ extension ArchiveDecodingState {
     @inline(__always)
     func readStringBytes(_ p: inout Int, length: Int, end: Int, _ what: String) throws(ArchiveError) -> String {
         try need(length, p, end: end, "\(length)-byte \(what)")
-        let utf8 = UnsafeBufferPointer(start: bytes + p, count: length)
-        guard let string = String._tryFromUTF8(utf8) else {
+        guard let string = ArchiveUTF8.string(bytes + p, count: length) else {
             throw ArchiveError(
                 .invalidUTF8,
                 "archive \(what) at byte \(p) (\(length) bytes) is not valid UTF-8",
