@@ -22,8 +22,10 @@ import Testing
         buffer += bytes
         buffer += [UInt8](repeating: trailer, count: 8)
         let expected = reference(bytes)
-        let (verdict, made) = buffer.withUnsafeBufferPointer { all in
-            let start = all.baseAddress! + offset
+        let (verdict, made) = buffer.withUnsafeBufferPointer { all -> (Bool?, String?) in
+            // Never empty: the trailer is always there.
+            guard let base = all.baseAddress else { return (nil, nil) }
+            let start = base + offset
             return (ArchiveUTF8.validate(start, count: bytes.count), ArchiveUTF8.string(start, count: bytes.count))
         }
         let what = "[\(bytes.map { String($0, radix: 16) }.joined(separator: " "))] at \(offset) before \(trailer)"
@@ -68,7 +70,8 @@ import Testing
                 for third in lead < 0xF0 ? Self.edges : Self.fewEdges {
                     let bytes = [UInt8(lead), UInt8(second), third]
                     failures += [
-                        disagreement(bytes, offset: 1, trailer: 0x80), disagreement(bytes + [0x41], offset: 5, trailer: 0x80),
+                        disagreement(bytes, offset: 1, trailer: 0x80),
+                        disagreement(bytes + [0x41], offset: 5, trailer: 0x80),
                     ].compactMap { $0 }
                     for fourth in Self.fewEdges where lead >= 0xF0 {
                         // Whole, and cut short by the end of the string with the missing byte after it.
@@ -107,14 +110,18 @@ import Testing
                 }
             }
             if reference(bytes) == nil { refused += 1 }
-            failures += [disagreement(bytes, offset: round % 8, trailer: round % 3 == 0 ? 0x00 : 0xA0)].compactMap { $0 }
+            failures += [disagreement(bytes, offset: round % 8, trailer: round % 3 == 0 ? 0x00 : 0xA0)].compactMap {
+                $0
+            }
         }
         #expect(failures.isEmpty, "\(failures.count) disagreements: \(failures.prefix(8))")
         // Both kinds were tried, in numbers.
         #expect(refused > 2_000 && refused < 18_000)
     }
 
-    @Test("strings of every width round-trip through the decoder, and a damaged one is rejected exactly when it is ill-formed")
+    @Test(
+        "strings of every width round-trip through the decoder, and a damaged one is rejected exactly when it is ill-formed"
+    )
     func throughTheDecoder() throws {
         var random = SplitMix64(state: 0xDEC0DE)
         let pieces = ["a", "Zürich ", "naïve ", "straße ", "東京 ", "🙂", "plain ascii words "]
