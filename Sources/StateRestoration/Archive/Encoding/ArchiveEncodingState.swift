@@ -39,6 +39,10 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         /// The container's tag: keyed, array or typed array.
         var tag: UInt8
         var isOpen = true
+        /// Set on close for a keyed container of under 32 payload bytes, whose header is its
+        /// tag byte alone: the header is then written into the raw buffer at once, and
+        /// ``write(into:withRegister:)`` copies past the container without a stop.
+        var headerInPlace = false
     }
 
     /// Outcome of starting an entry in a container.
@@ -553,6 +557,11 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         let payloadLength = count - frame.contentStart + frame.extra
         entry.pointee.payloadLength = payloadLength
         entry.pointee.isOpen = false
+        if frame.tag == ArchiveTag.keyed && payloadLength < 32 {
+            // The tag byte, at `contentStart - 1`, is in the buffer: the container holds it.
+            bytes[frame.contentStart &- 1] = ArchiveTag.smallKeyed | UInt8(truncatingIfNeeded: payloadLength)
+            entry.pointee.headerInPlace = true
+        }
         let headerSize = Self.headerSize(tag: frame.tag, count: frame.count, payloadLength: payloadLength)
         while undo.count > frame.undoStart {
             let previousOwner = undo.removeLast()
@@ -816,6 +825,8 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         }
         for index in 0..<frames.count {
             let frame = frames[index]
+            // Its header is in the raw buffer already (see `closeTopFrame()`).
+            if frame.headerInPlace { continue }
             while nextExternal < externals.count, externals[nextExternal].position < frame.contentStart {
                 copyExternal(nextExternal)
                 nextExternal += 1
@@ -824,8 +835,6 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
             (out + o).initialize(from: bytes + source, count: run)
             o += run
             switch frame.tag {
-            case ArchiveTag.keyed where frame.payloadLength < 32:
-                out[o - 1] = ArchiveTag.smallKeyed | UInt8(truncatingIfNeeded: frame.payloadLength)
             case ArchiveTag.keyed:
                 o += Self.storeVarint(UInt64(frame.payloadLength), at: out + o)
             case ArchiveTag.array where frame.count < 32:
