@@ -52,6 +52,57 @@ import Testing
         #expect(try rootBytes(top) == [0x08, 0xD0, 0x0F] + Array(top))
     }
 
+    /// The canonical headers, written independently of the encoder: the short forms
+    /// wherever the count and length allow them.
+    private enum Canonical {
+        static func array(count: Int, _ content: [UInt8]) -> [UInt8] {
+            count < 32
+                ? [Bytes.smallArray | UInt8(count)] + Bytes.varint(UInt64(content.count)) + content
+                : Bytes.container(Bytes.array, count: count, content)
+        }
+
+        static func keyed(_ content: [UInt8]) -> [UInt8] {
+            content.count < 32
+                ? [Bytes.smallKeyed | UInt8(content.count)] + content
+                : [Bytes.keyed] + Bytes.varint(UInt64(content.count)) + content
+        }
+    }
+
+    struct Named: Codable, Equatable {
+        var s: String
+    }
+
+    @Test("containers on either side of every short-header limit get the canonical header, nested ones too")
+    func headerLimits() throws {
+        for n in 0...140 {
+            // Plain arrays of one-byte elements: count 31/32, length 127/128.
+            let bools = (0..<n).map { $0 % 3 == 0 }
+            let boolBytes = bools.map { $0 ? Bytes.boolTrue : Bytes.boolFalse }
+            let array = Canonical.array(count: n, boolBytes)
+            #expect(try ArchiveEncoder().encode(bools) == Bytes.archive(root: array), "\(n) booleans")
+            #expect(try ArchiveEncoder().encode(ProtocolArray(bools)) == Bytes.archive(root: array))
+            // Typed arrays of one-byte varints after the element tag: length 127/128.
+            let ints = (0..<n).map { $0 % 60 }
+            let typed = Bytes.container(
+                Bytes.typedArray, count: n, [Bytes.int] + ints.map { UInt8($0 * 2) })
+            #expect(try ArchiveEncoder().encode(ints) == Bytes.archive(root: typed), "\(n) integers")
+            // Two of the plain arrays inside another: its length counts their headers.
+            let outer = Canonical.array(count: 2, array + array)
+            #expect(try ArchiveEncoder().encode([bools, bools]) == Bytes.archive(root: outer), "2 x \(n)")
+            #expect(try ArchiveDecoder().decode([[Bool]].self, from: Bytes.archive(root: outer)) == [bools, bools])
+        }
+        for length in 0...40 {
+            // Keyed containers of 2 to 42 payload bytes: length 31/32.
+            let text = String(repeating: "k", count: length)
+            let entry = [0x00, Bytes.fixString | UInt8(length)] + Array(text.utf8)
+            let keyed = Canonical.keyed(entry)
+            #expect(try ArchiveEncoder().encode(Named(s: text)) == Bytes.archive(names: ["s"], root: keyed))
+            let inArray = Canonical.array(count: 3, keyed + keyed + keyed)
+            let three = [Named(s: text), Named(s: text), Named(s: text)]
+            #expect(try ArchiveEncoder().encode(three) == Bytes.archive(names: ["s"], root: inArray), "\(length)")
+        }
+    }
+
     /// An array coded the way the standard library's `Array` codes itself, element by
     /// element through the Encoder and Decoder protocols.
     struct ProtocolArray<Element: Codable & Equatable>: Codable, Equatable {
