@@ -372,36 +372,78 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
 
     @inline(__always)
     func writeStringPayload(_ value: String) {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            // Borrowed: no copy of the string, so no retain and release of its storage.
+            let utf8 = value.utf8.span
+            let length = utf8.count
+            ensure(length &+ 10)
+            appendVarintUnchecked(UInt64(length))
+            utf8.withUnsafeBytes { appendBytesUnchecked($0.baseAddress, length) }
+            return
+        }
         var value = value
         value.withUTF8 { utf8 in
             ensure(utf8.count &+ 10)
             appendVarintUnchecked(UInt64(utf8.count))
-            if let base = utf8.baseAddress, utf8.count > 0 {
-                (bytes + count).initialize(from: base, count: utf8.count)
-                count &+= utf8.count
-            }
+            appendBytesUnchecked(UnsafeRawPointer(utf8.baseAddress), utf8.count)
         }
     }
 
     @inline(__always)
     func writeString(_ value: String) {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            let utf8 = value.utf8.span
+            writeStringHeader(utf8.count)
+            utf8.withUnsafeBytes { appendBytesUnchecked($0.baseAddress, utf8.count) }
+            return
+        }
         var value = value
         value.withUTF8 { utf8 in
-            let length = utf8.count
-            ensure(length &+ 11)
-            if length < 64 {
-                bytes[count] = ArchiveTag.fixString | UInt8(truncatingIfNeeded: length)
-                count &+= 1
-            } else {
-                bytes[count] = ArchiveTag.string
-                count &+= 1
-                appendVarintUnchecked(UInt64(length))
-            }
-            if let base = utf8.baseAddress, length > 0 {
-                (bytes + count).initialize(from: base, count: length)
-                count &+= length
-            }
+            writeStringHeader(utf8.count)
+            appendBytesUnchecked(UnsafeRawPointer(utf8.baseAddress), utf8.count)
         }
+    }
+
+    /// A string's tag (and length), leaving room for its `length` bytes.
+    @inline(__always)
+    private func writeStringHeader(_ length: Int) {
+        ensure(length &+ 11)
+        if length < 64 {
+            bytes[count] = ArchiveTag.fixString | UInt8(truncatingIfNeeded: length)
+            count &+= 1
+        } else {
+            bytes[count] = ArchiveTag.string
+            count &+= 1
+            appendVarintUnchecked(UInt64(length))
+        }
+    }
+
+    /// Appends the `length` bytes at `source`; the caller has ensured the room. Up to 16
+    /// bytes are copied with two overlapping loads and stores, not a call into `memcpy`
+    /// (most strings of a state are that short).
+    @inline(__always)
+    func appendBytesUnchecked(_ source: UnsafeRawPointer?, _ length: Int) {
+        guard let source, length > 0 else { return }
+        let target = UnsafeMutableRawPointer(bytes + count)
+        if length >= 8 && length <= 16 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            let last = length &- 8
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: last, as: UInt64.self), toByteOffset: last, as: UInt64.self)
+        } else if length >= 4 && length < 8 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            let last = length &- 4
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: last, as: UInt32.self), toByteOffset: last, as: UInt32.self)
+        } else if length < 4 {
+            for index in 0..<length {
+                let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                target.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+            }
+        } else {
+            target.copyMemory(from: source, byteCount: length)
+        }
+        count &+= length
     }
 
     func writeDataPayload(_ value: Data) {
