@@ -72,6 +72,10 @@ import Testing
         var s: String
     }
 
+    struct Holder: Codable, Equatable {
+        var inner: Named
+    }
+
     @Test("containers on either side of every short-header limit get the canonical header, nested ones too")
     func headerLimits() throws {
         for n in 0...140 {
@@ -100,6 +104,11 @@ import Testing
             let inArray = Canonical.array(count: 3, keyed + keyed + keyed)
             let three = [Named(s: text), Named(s: text), Named(s: text)]
             #expect(try ArchiveEncoder().encode(three) == Bytes.archive(names: ["s"], root: inArray), "\(length)")
+            // Inside another keyed container, whose length crosses 32 one byte later.
+            let inner = Canonical.keyed([0x01, Bytes.fixString | UInt8(length)] + Array(text.utf8))
+            let holder = Bytes.archive(names: ["inner", "s"], root: Canonical.keyed([0x00] + inner))
+            #expect(try ArchiveEncoder().encode(Holder(inner: Named(s: text))) == holder, "\(length) inside")
+            #expect(try ArchiveDecoder().decode(Holder.self, from: holder) == Holder(inner: Named(s: text)))
         }
     }
 

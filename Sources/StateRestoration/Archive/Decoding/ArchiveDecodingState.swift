@@ -30,7 +30,8 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// instead of first checking how many bytes remain. `readVarint` starts before `size` and
     /// stops at the first zero byte, `bytes[size]` at the latest; ``skipSimpleValue(at:end:)``
     /// loads 8 bytes after a tag at `size - 1` at the latest, so the furthest read is
-    /// `bytes[size + 7]`.
+    /// `bytes[size + 7]`; ``ArchiveUTF8/validate(_:count:)`` reads a string's last bytes as a
+    /// whole word, at most `bytes[size + 6]`.
     static let padding = 16
     @exclusivity(unchecked) private(set) var size: Int
     @exclusivity(unchecked) private(set) var maximumDepth: Int

@@ -372,15 +372,18 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
 
     @inline(__always)
     func writeStringPayload(_ value: String) {
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            // Borrowed: no copy of the string, so no retain and release of its storage.
-            let utf8 = value.utf8.span
-            let length = utf8.count
-            ensure(length &+ 10)
-            appendVarintUnchecked(UInt64(length))
-            utf8.withUnsafeBytes { appendBytesUnchecked($0.baseAddress, length) }
-            return
-        }
+        // `String.UTF8View.span` came with Swift 6.2 and its standard library.
+        #if compiler(>=6.2)
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                // Borrowed: no copy of the string, so no retain and release of its storage.
+                let utf8 = value.utf8.span
+                let length = utf8.count
+                ensure(length &+ 10)
+                appendVarintUnchecked(UInt64(length))
+                utf8.withUnsafeBytes { appendBytesUnchecked($0.baseAddress, length) }
+                return
+            }
+        #endif
         var value = value
         value.withUTF8 { utf8 in
             ensure(utf8.count &+ 10)
@@ -391,12 +394,14 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
 
     @inline(__always)
     func writeString(_ value: String) {
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            let utf8 = value.utf8.span
-            writeStringHeader(utf8.count)
-            utf8.withUnsafeBytes { appendBytesUnchecked($0.baseAddress, utf8.count) }
-            return
-        }
+        #if compiler(>=6.2)
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                let utf8 = value.utf8.span
+                writeStringHeader(utf8.count)
+                utf8.withUnsafeBytes { appendBytesUnchecked($0.baseAddress, utf8.count) }
+                return
+            }
+        #endif
         var value = value
         value.withUTF8 { utf8 in
             writeStringHeader(utf8.count)

@@ -5,7 +5,8 @@
 /// string is all ASCII; one accented letter sends the whole string through a byte-by-byte
 /// iterator. This one returns to eight bytes at a time after every multi-byte scalar, and the
 /// string is then made without validating again (`String(copying: UTF8Span)`), where the
-/// standard library has that initializer.
+/// compiler and the standard library have that initializer (Swift 6.2, macOS 26 and the
+/// matching systems).
 enum ArchiveUTF8 {
     /// Whether the `count` bytes at `start` are well-formed UTF-8, by the table of well-formed
     /// byte sequences in the Unicode Standard (section 3.9, table 3-7): no continuation byte
@@ -67,12 +68,15 @@ enum ArchiveUTF8 {
     /// Up to 7 bytes after them must be readable (see ``validate(_:count:)``).
     @inline(__always)
     static func string(_ start: UnsafePointer<UInt8>, count: Int) -> String? {
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            guard let isASCII = validate(start, count: count) else { return nil }
-            let bytes = Span(_unsafeStart: start, count: count)
-            return String(copying: UTF8Span(unchecked: bytes, isKnownASCII: isASCII))
-        }
-        // Older Apple systems: the standard library validates as it copies.
+        // `UTF8Span` and `String(copying:)` came with Swift 6.2 and its standard library.
+        #if compiler(>=6.2)
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                guard let isASCII = validate(start, count: count) else { return nil }
+                let bytes = Span(_unsafeStart: start, count: count)
+                return String(copying: UTF8Span(unchecked: bytes, isKnownASCII: isASCII))
+            }
+        #endif
+        // Older compilers and systems: the standard library validates as it copies.
         return String._tryFromUTF8(UnsafeBufferPointer(start: start, count: count))
     }
 }
