@@ -240,10 +240,8 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
 
     @inline(__always)
     func appendRaw(_ source: UnsafeRawBufferPointer) {
-        guard let base = source.baseAddress, source.count > 0 else { return }
         ensure(source.count)
-        UnsafeMutableRawPointer(bytes + count).copyMemory(from: base, byteCount: source.count)
-        count &+= source.count
+        appendBytesUnchecked(source.baseAddress, source.count)
     }
 
     // MARK: - Scalars (tag and payload)
@@ -372,41 +370,35 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
 
     @inline(__always)
     func writeStringPayload(_ value: String) {
-        // `String.UTF8View.span` came with Swift 6.2 and its standard library.
-        #if compiler(>=6.2)
-            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                // Borrowed: no copy of the string, so no retain and release of its storage.
-                let utf8 = value.utf8.span
-                let length = utf8.count
-                ensure(length &+ 10)
-                appendVarintUnchecked(UInt64(length))
-                utf8.withUnsafeBytes { appendBytesUnchecked($0.baseAddress, length) }
-                return
-            }
-        #endif
-        var value = value
-        value.withUTF8 { utf8 in
-            ensure(utf8.count &+ 10)
-            appendVarintUnchecked(UInt64(utf8.count))
-            appendBytesUnchecked(UnsafeRawPointer(utf8.baseAddress), utf8.count)
+        withUTF8(of: value) { base, length in
+            ensure(length &+ 10)
+            appendVarintUnchecked(UInt64(length))
+            appendBytesUnchecked(base, length)
         }
     }
 
     @inline(__always)
     func writeString(_ value: String) {
+        withUTF8(of: value) { base, length in
+            writeStringHeader(length)
+            appendBytesUnchecked(base, length)
+        }
+    }
+
+    /// Calls `body` with the address and length of `value`'s UTF-8.
+    @inline(__always)
+    private func withUTF8(of value: String, _ body: (UnsafeRawPointer?, Int) -> Void) {
+        // `String.UTF8View.span` came with Swift 6.2 and its standard library.
         #if compiler(>=6.2)
             if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                // Borrowed: no copy of the string, so no retain and release of its storage.
                 let utf8 = value.utf8.span
-                writeStringHeader(utf8.count)
-                utf8.withUnsafeBytes { appendBytesUnchecked($0.baseAddress, utf8.count) }
+                utf8.withUnsafeBytes { body($0.baseAddress, $0.count) }
                 return
             }
         #endif
         var value = value
-        value.withUTF8 { utf8 in
-            writeStringHeader(utf8.count)
-            appendBytesUnchecked(UnsafeRawPointer(utf8.baseAddress), utf8.count)
-        }
+        value.withUTF8 { body(UnsafeRawPointer($0.baseAddress), $0.count) }
     }
 
     /// A string's tag (and length), leaving room for its `length` bytes.
