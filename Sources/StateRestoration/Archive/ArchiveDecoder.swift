@@ -77,11 +77,7 @@ public struct ArchiveDecoder: Sendable {
                 DecodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error)
             )
         }
-        state.takeContainers()
-        defer {
-            state.returnContainers()
-            ArchiveDecodingState.recycle(&state)
-        }
+        defer { ArchiveDecodingState.recycle(&state) }
         return try state.decodeGeneric(T.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
     }
 }

@@ -130,9 +130,9 @@ public struct ArchiveEncoder: Sendable {
     ) throws -> Result {
         var state = ArchiveEncodingState.make(
             userInfo: userInfo, externalThreshold: owningLargePayloads ? Self.largePayloadSize : .max)
-        state.takeContainers()
+        state.takeNameBook()
         defer {
-            state.returnContainers()
+            state.returnNameBook()
             ArchiveEncodingState.recycle(&state)
         }
         try state.encodeGeneric(value, parent: -1, depth: 0)

@@ -21,7 +21,7 @@ enum PlainScreenTypes {
     private static let probes = Atomic<Int>(0)
 
     /// `@unchecked Sendable`: its set and dictionary are read and written only under `lock`,
-    /// an `NSLock` for the reason ``ArchiveContainerPool`` gives.
+    /// an `NSLock` for the reason ``ArchiveObjectPool`` gives.
     private final class Found: @unchecked Sendable {
         let lock = NSLock()
         /// The types whose default hook ran during a probe.

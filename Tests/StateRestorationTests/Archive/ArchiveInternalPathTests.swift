@@ -156,10 +156,10 @@ import Testing
         let expected = try ArchiveEncoder().encode(value)
         for capacity in 1...96 {
             let state = ArchiveEncodingState(userInfo: [:], capacity: capacity)
-            state.takeContainers()
+            state.takeNameBook()
             try state.encodeGeneric(value, parent: -1, depth: 0)
             let grown = state.finish()
-            state.returnContainers()
+            state.returnNameBook()
             #expect(grown == expected, "starting from \(capacity) bytes")
         }
         #expect(try ArchiveDecoder().decode([WideScalars].self, from: expected) == value)

@@ -112,7 +112,7 @@ struct ArchiveConformanceCache<Value: Sendable>: Sendable {
 }
 
 /// A process-wide ``ArchiveConformanceCache``, under an `NSLock` rather than
-/// `Synchronization.Mutex`, as for ``ArchiveContainerPool`` (which says why: ThreadSanitizer
+/// `Synchronization.Mutex`, as for ``ArchiveObjectPool`` (which says why: ThreadSanitizer
 /// does not see the hand-off through `Mutex`'s contended path on Linux).
 ///
 /// `@unchecked Sendable`: `cache` is read and written only under `lock`.

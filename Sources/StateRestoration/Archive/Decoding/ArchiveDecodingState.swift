@@ -23,7 +23,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// ``recycle(_:)``).
     @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
     /// The bytes allocated at ``bytes`` for input, followed by ``padding`` more.
-    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var capacity: Int
 
     /// Zero bytes after the input's last byte, so that the fast paths may load a few bytes
     /// past the end of the value they read and check the value's extent once afterwards,
@@ -52,9 +52,8 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// Which types are arrays decoded by ``ArchiveDecodableArray``.
     @exclusivity(unchecked) var decodableArrays = ArchiveConformanceCache.copy(
         of: ArchiveSharedConformances.decodableArrays)
-    /// Reusable keyed-container wrappers: from ``ArchiveContainerPool/decoding`` for the
-    /// length of one decode (see ``takeContainers()``); afterwards empty and retired, until a
-    /// later decode reuses the state (``recycle(_:)``).
+    /// Reusable keyed-container wrappers, kept with the state from one decode to the next;
+    /// retired when a decode ends, until a later decode reuses the state (``recycle(_:)``).
     let containers = ArchiveContainerCache()
     /// Offset of the root value.
     @exclusivity(unchecked) var rootPosition = 0
@@ -62,7 +61,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// Keyed-container index: for a container whose index starts at `s`, `arena[s]` is
     /// the entry to try first, and `arena[s + 1 + 2i]`, `arena[s + 2 + 2i]` are entry
     /// `i`'s name index and value offset.
-    @exclusivity(unchecked) var arena = ArchiveScratch<Int>(capacity: 256)
+    @exclusivity(unchecked) var arena = ArchiveScratch<Int>(capacity: initialArena)
     /// `stamps[name] == serial` while scanning the container with that serial number
     /// means the name was already seen in it: a duplicate key.
     @exclusivity(unchecked) var stamps = ArchiveScratch<Int>(capacity: 1)
@@ -117,13 +116,15 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// ``recycle(_:)``): a decode then starts without allocating its buffers and caches
     /// (filling a new state's caches was most of a small decode's 29,000 instructions).
     private static let pool = ArchiveObjectPool<ArchiveDecodingState>()
-    /// A state that copied more input than this, or met more names than
-    /// ``maximumKeptNames``, is not kept, so that pooled states stay small (their other
+    /// A state that copied more input than this, met more names than ``maximumKeptNames``,
+    /// or whose container index grew past ``maximumKeptArena`` slots, goes back to its pool
+    /// with new, small buffers for those, so that pooled states stay small (their other
     /// buffers grow with the input's nesting, not its size).
     static let maximumKeptCapacity = 1 << 20
     static let maximumKeptNames = 4096
-    /// A state whose container index grew past this many slots is not kept either.
     static let maximumKeptArena = 1 << 16
+    /// The container index's size in a new state.
+    static let initialArena = 256
 
     /// A state for a decode of `data` that starts: a pooled one if there is one.
     static func make(
@@ -143,15 +144,34 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         return state
     }
 
-    /// Keeps the state of a decode that is over (after ``returnContainers()``) for a later one,
-    /// unless something else still holds it (a decoder or container that escaped the decode),
-    /// so that nothing that escaped a decode can ever read a later decode's input.
+    /// Ends a decode and keeps its state, with its container wrappers, for a later one, unless
+    /// something else still holds it (a decoder or container that escaped the decode), so that
+    /// nothing that escaped a decode can ever read a later decode's input.
     static func recycle(_ state: inout ArchiveDecodingState) {
-        guard isKnownUniquelyReferenced(&state), state.capacity <= maximumKeptCapacity,
-            state.names.count <= maximumKeptNames, state.arena.count <= maximumKeptArena
-        else { return }
+        state.containers.endCall()
+        guard isKnownUniquelyReferenced(&state) else { return }
+        state.shrinkLargeBuffers()
         state.reset()
         pool.put(state)
+    }
+
+    /// Replaces the input copy, the name table and the container index with new, small ones
+    /// if they grew past ``maximumKeptCapacity``, ``maximumKeptNames`` and ``maximumKeptArena``;
+    /// for a state whose decode is over.
+    func shrinkLargeBuffers() {
+        if capacity > Self.maximumKeptCapacity {
+            bytes.deallocate()
+            capacity = 1
+            bytes = .allocate(capacity: capacity + Self.padding)
+        }
+        if names.count > Self.maximumKeptNames {
+            names = []
+            indexByName = [:]
+            stamps = ArchiveScratch(capacity: 1)
+        }
+        if arena.capacity > Self.maximumKeptArena {
+            arena = ArchiveScratch(capacity: Self.initialArena)
+        }
     }
 
     /// Forgets the decode that is over, keeping the memory of its buffers and caches.
@@ -168,7 +188,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         nesting = 0
         path.removeAll()
         // Nothing holds this state, so no container of its last decode can reach the cache.
-        containers.isRetired = false
+        containers.reopen()
     }
 
     private func readPreamble() throws(ArchiveError) {

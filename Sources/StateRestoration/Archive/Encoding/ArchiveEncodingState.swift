@@ -79,7 +79,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// cost more than the book saves); valid whenever `book` is set.
     @exclusivity(unchecked) private var unmanagedBook: Unmanaged<ArchiveNameBook>?
 
-    @exclusivity(unchecked) var frames = ArchiveScratch<Frame>(capacity: 64)
+    @exclusivity(unchecked) var frames = ArchiveScratch<Frame>(capacity: initialFrames)
     @exclusivity(unchecked) var openFrames = ArchiveScratch<Int>(capacity: 16)
     /// Bytes of the output that are not in the raw buffer and sit outside every
     /// container: headers of closed top-level containers and external payloads.
@@ -122,13 +122,18 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// A value slot created by `superEncoder()` that may still be empty.
     @exclusivity(unchecked) var pendingSlot = -1
     @exclusivity(unchecked) var typeCache = ArchiveTypeCache()
-    /// Reusable keyed-container wrappers: from ``ArchiveContainerPool/encoding`` for the
-    /// length of one encode (see ``takeContainers()``); afterwards empty and retired, until a
-    /// later encode reuses the state (``recycle(_:)``).
+    /// Reusable keyed-container wrappers, kept with the state from one encode to the next;
+    /// retired when an encode ends, until a later encode reuses the state (``recycle(_:)``).
     let containers = ArchiveContainerCache()
     @exclusivity(unchecked) var userInfo: [CodingUserInfoKey: any Sendable]
 
-    init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096, externalThreshold: Int = .max) {
+    /// The raw buffer's and the frame stack's sizes in a new state.
+    static let initialCapacity = 4096
+    static let initialFrames = 64
+
+    init(
+        userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = initialCapacity, externalThreshold: Int = .max
+    ) {
         self.userInfo = userInfo
         self.externalThreshold = externalThreshold
         self.capacity = capacity
@@ -147,8 +152,9 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// need, and without allocating them (a small encode's fixed cost was 17,000 instructions, and
     /// growing the container and byte buffers of the benchmark's medium tree 2 % of its encode).
     private static let pool = ArchiveObjectPool<ArchiveEncodingState>()
-    /// A state whose raw buffer grew past this many bytes, or that opened more containers than
-    /// ``maximumKeptFrames``, is not kept, so that pooled states stay small.
+    /// A state whose raw buffer grew past this many bytes, or whose frame stack grew past
+    /// ``maximumKeptFrames`` containers, goes back to its pool with new, small ones, so that
+    /// pooled states stay small.
     static let maximumKeptCapacity = 1 << 20
     static let maximumKeptFrames = 16_384
 
@@ -162,16 +168,31 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         return state
     }
 
-    /// Keeps the state of an encode that is over (after ``returnContainers()``) for a later one,
-    /// unless something else still holds it: a container that escaped the encode, or an
-    /// ``ArchivePendingEncoding`` not yet written. Such a state is never reused, so an escaped
-    /// container can never write into a later encode.
+    /// Ends an encode (after ``returnNameBook()``) and keeps its state, with its container
+    /// wrappers, for a later one, unless something else still holds it: a container or encoder
+    /// that escaped the encode (such a state is never reused, so an escaped container can never
+    /// write into a later encode), or an ``ArchivePendingEncoding``, which recycles the state
+    /// once it is done with it. A state whose buffers grew past the limits below gives their
+    /// memory back and is kept with the others.
     static func recycle(_ state: inout ArchiveEncodingState) {
-        guard isKnownUniquelyReferenced(&state), state.capacity <= maximumKeptCapacity,
-            state.frames.count <= maximumKeptFrames
-        else { return }
+        state.containers.endCall()
+        guard isKnownUniquelyReferenced(&state) else { return }
         state.reset()
+        state.shrinkLargeBuffers()
         pool.put(state)
+    }
+
+    /// Replaces the raw buffer and the frame stack with new, small ones if they grew past
+    /// ``maximumKeptCapacity`` and ``maximumKeptFrames``; for a state whose encode is over.
+    func shrinkLargeBuffers() {
+        if capacity > Self.maximumKeptCapacity {
+            bytes.deallocate()
+            capacity = Self.initialCapacity
+            bytes = .allocate(capacity: capacity)
+        }
+        if frames.capacity > Self.maximumKeptFrames {
+            frames = ArchiveScratch(capacity: Self.initialFrames)
+        }
     }
 
     /// Forgets the encode that is over, keeping the buffers' memory.
@@ -191,7 +212,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         closedSize = -1
         userInfo = [:]
         // Nothing holds this state, so no container of its last encode can reach the cache.
-        containers.isRetired = false
+        containers.reopen()
     }
 
     // MARK: - Raw buffer

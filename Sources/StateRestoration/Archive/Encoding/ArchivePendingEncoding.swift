@@ -12,7 +12,7 @@ import Foundation
 /// `@unchecked Sendable`: used by one save, on one task at a time; ``written`` is set by the
 /// one encoding that holds it, before anything reads it.
 final class ArchivePendingEncoding: Encodable, @unchecked Sendable {
-    private let state: ArchiveEncodingState
+    private var state: ArchiveEncodingState
     /// The bytes of the encoding.
     let size: Int
     /// Where an enclosing encoding wrote the bytes, and their CRC-32C register.
@@ -23,6 +23,11 @@ final class ArchivePendingEncoding: Encodable, @unchecked Sendable {
     init(state: ArchiveEncodingState) {
         self.state = state
         size = state.close()
+    }
+
+    /// Gives the state to its pool, with its container wrappers, once nothing needs its bytes.
+    deinit {
+        ArchiveEncodingState.recycle(&state)
     }
 
     /// Writes the bytes at `out`, which has room for ``size`` bytes, and returns their CRC-32C

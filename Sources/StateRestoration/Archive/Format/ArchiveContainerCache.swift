@@ -28,24 +28,27 @@ class ArchiveContainerSlot {
         keyTable?.deallocate()
     }
 
-    /// Points the slot at a coding state, for a wrapper taken from an ``ArchiveContainerPool``.
-    func attach(_ state: AnyObject) {}
+    /// Makes the slot hold its coding state, for a wrapper that leaves its state's cache while
+    /// something else may still hold it (see ``ArchiveContainerCache``).
+    func keepState() {}
 
-    /// Lets go of the coding state before the slot goes into an ``ArchiveContainerPool``.
-    func detach() {}
+    /// Lets go of the coding state, for a wrapper that its state's cache now holds.
+    func releaseState() {}
 }
 
 /// A keyed container's slot that also holds the coding state (an ``ArchiveEncodingState``
 /// or ``ArchiveDecodingState``): the container is then a single reference, so the standard
-/// library's box copies it (it does, for every non-mutating `decode` call) with one retain,
-/// and a pooled wrapper can be pointed at the next call's state.
+/// library's box copies it (it does, for every non-mutating `decode` call) with one retain.
 final class ArchiveStateSlot<State: AnyObject>: ArchiveContainerSlot {
-    /// Keeps the state alive while a container that escaped its `encode(to:)` or
-    /// `init(from:)` can reach it; nil while the slot sits in an ``ArchiveContainerPool``.
+    /// Keeps the state alive for a wrapper that its state's cache does not hold (one that
+    /// escaped its `encode(to:)` or `init(from:)` and was left out of the cache, or one the
+    /// cache had no room for); nil while the cache holds the wrapper, since the cache belongs
+    /// to the state: the wrapper cannot outlive it then, and a slot that held its state would
+    /// make a cycle.
     @exclusivity(unchecked) var owner: State?
-    /// The state, read without reference counting on every entry; valid whenever `owner`
-    /// is set, and never read while it is not (a pooled wrapper is unreachable).
-    @exclusivity(unchecked) var unmanagedState: Unmanaged<State>
+    /// The state, read without reference counting on every entry; set once, when the slot is
+    /// made, so a pooled state's wrappers need no work when a later call takes it up.
+    let unmanagedState: Unmanaged<State>
 
     // Read through `_withUnsafeGuaranteedRef` rather than `takeUnretainedValue()`: the
     // optimizer then drops more retains of the state (2 % of a decode, measured).
@@ -61,19 +64,16 @@ final class ArchiveStateSlot<State: AnyObject>: ArchiveContainerSlot {
         try unmanagedState._withUnsafeGuaranteedRef(body)
     }
 
+    /// A slot that holds `state` until its wrapper goes into the state's cache.
     init(state: State, first: Int, second: Int, depth: Int) {
         self.owner = state
         self.unmanagedState = .passUnretained(state)
         super.init(first: first, second: second, depth: depth)
     }
 
-    override func attach(_ state: AnyObject) {
-        let state = unsafeDowncast(state, to: State.self)
-        owner = state
-        unmanagedState = .passUnretained(state)
-    }
+    override func keepState() { owner = unmanagedState.takeUnretainedValue() }
 
-    override func detach() { owner = nil }
+    override func releaseState() { owner = nil }
 }
 
 typealias ArchiveEncodingSlot = ArchiveStateSlot<ArchiveEncodingState>
@@ -92,9 +92,21 @@ typealias ArchiveDecodingSlot = ArchiveStateSlot<ArchiveDecodingState>
 /// slot and hands the same wrapper out again. A wrapper that is still referenced elsewhere
 /// (a recursive type, an escaped container) is never reused.
 ///
-/// Caches outlive their coding call through an ``ArchiveContainerPool``, so that the
-/// wrappers of a model's key types are made once per process rather than once per call
-/// (about 50 key types in the benchmark's medium tree: 8 % of a call).
+/// Each coding state has a cache of its own, and the cache goes into the state pool with
+/// its state (``ArchiveEncodingState/recycle(_:)``, ``ArchiveDecodingState/recycle(_:)``), so
+/// the wrappers of a model's key types are made once per pooled state rather than once per
+/// call (about 50 key types in the benchmark's medium tree: 8 % of a call), and a call
+/// that takes up a pooled state finds them already pointing at it.
+///
+/// Ownership: a wrapper the cache holds does not hold the state (the slot's `owner` is nil);
+/// one that leaves the cache while something else may still hold it (replaced by a newer
+/// wrapper of its key type, or found still referenced when the call ends) holds it from then
+/// on, and so does every wrapper the cache does not take. An escaped container therefore
+/// always keeps its own state alive, and that state, being referenced, never goes back to a
+/// pool, so the container can never write into or read from a later call. Pointing the
+/// pooled wrappers at each call's state and letting go of it again (as a process-wide pool of
+/// caches did) cost two atomic reference-count operations per key type and call: 4 % of a
+/// medium encode.
 ///
 /// The wrapper is stored as its box reference: `KeyedEncodingContainer` and
 /// `KeyedDecodingContainer` are a single reference to their box. Those types are not
@@ -103,12 +115,9 @@ typealias ArchiveDecodingSlot = ArchiveStateSlot<ArchiveDecodingState>
 /// wide (see ``ArchiveContainerMaker/make()``), and every other layout takes the ordinary
 /// path, slower but never a trap.
 ///
-/// `@unchecked Sendable`: a cache is used by one coding call at a time. It moves between a
-/// call and its pool under the pool's lock; a call gives it back only once it is done with
-/// it (a state's own cache hands its contents over and is left empty and retired), and a
-/// wrapper that escaped the call is left out of what goes back, so an escaped container
-/// never reaches a cache or a state another call is using. For the same reason its
-/// stored properties are `@exclusivity(unchecked)`, as the coding states' are.
+/// `@unchecked Sendable`: a cache is used by one coding call at a time, as its state is, and
+/// moves between calls with its state through the state pool's lock. Its stored properties
+/// are `@exclusivity(unchecked)`, as the coding states' are.
 final class ArchiveContainerCache: @unchecked Sendable {
     struct Entry {
         var type: ObjectIdentifier?
@@ -149,7 +158,9 @@ final class ArchiveContainerCache: @unchecked Sendable {
     func reusable(
         for type: Any.Type
     ) -> (box: AnyObject, slot: ArchiveContainerSlot, make: AnyObject)? {
-        guard let entries else { return nil }
+        // A retired cache hands nothing out: its wrappers do not hold the state, and a
+        // container that escaped the call could otherwise pass one on past the state's life.
+        guard let entries, !isRetired else { return nil }
         let identity = ObjectIdentifier(type)
         var index = Self.home(of: identity)
         while true {
@@ -185,7 +196,11 @@ final class ArchiveContainerCache: @unchecked Sendable {
             guard used.count < Self.maximumCount else { return }
             used.append(index)
         }
+        // The wrapper replaced is still held elsewhere (else it would have been reused):
+        // from now on it holds the state itself.
+        entries[index].slot?.keepState()
         entries[index] = Entry(type: identity, box: box, slot: slot, make: make)
+        slot.releaseState()
     }
 
     var isEmpty: Bool { used.isEmpty }
@@ -199,31 +214,17 @@ final class ArchiveContainerCache: @unchecked Sendable {
         return wrapper
     }
 
-    /// Exchanges the cached wrappers of two caches.
-    func swapContents(with other: ArchiveContainerCache) {
-        swap(&entries, &other.entries)
-        swap(&used, &other.used)
-    }
-
-    /// Points every cached wrapper at `state`, for a cache taken from a pool.
-    func attach(_ state: AnyObject) {
-        guard let entries else { return }
-        for index in used {
-            entries[index].slot?.attach(state)
-        }
-    }
-
-    /// Makes the cache ready for its pool: the wrappers nothing else holds let go of the
-    /// state; the others (an escaped container, which keeps its own, finished state alive)
-    /// leave the cache whole, so that ``attach(_:)`` never points them at a later call's.
+    /// Ends a coding call: a wrapper still held outside the cache (a container that escaped
+    /// the call) leaves the cache and holds the state, and the cache hands out and takes in
+    /// nothing more until ``reopen()`` (by ``recycle``, once nothing else holds the state).
     /// The entry keeps its key type, which later probes for other key types pass over.
-    func detach() {
+    func endCall() {
+        isRetired = true
         guard let entries else { return }
         for index in used {
             let entry = entries + index
-            if isKnownUniquelyReferenced(&entry.pointee.box) {
-                entry.pointee.slot?.detach()
-            } else {
+            if !isKnownUniquelyReferenced(&entry.pointee.box), entry.pointee.box != nil {
+                entry.pointee.slot?.keepState()
                 entry.pointee.box = nil
                 entry.pointee.slot = nil
                 entry.pointee.make = nil
@@ -231,67 +232,23 @@ final class ArchiveContainerCache: @unchecked Sendable {
         }
     }
 
-    /// Set once the cache's wrappers went to a pool: the coding call is over, and a
-    /// container or coder that escaped it makes wrappers that are not cached (a cached one
-    /// would hold the state that holds this cache, and neither would ever be freed).
-    @exclusivity(unchecked) var isRetired = false
-}
+    /// Makes the cache usable again, for a state that goes back to its pool.
+    func reopen() { isRetired = false }
 
-/// The caches of finished coding calls (``ArchiveContainerCache``), for later calls to take
-/// up, so that a model's keyed-container wrappers are made once per process.
-///
-/// `@unchecked Sendable`: `caches` is read and written only under `lock`. The lock is an
-/// `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`, whose contended path on
-/// Linux waits on a futex inside the uninstrumented library, so that ThreadSanitizer sees
-/// the hand-off from the call that gives a cache back to the one that takes it (with
-/// `Mutex` it reported those as races whenever two calls met at the lock).
-final class ArchiveContainerPool: @unchecked Sendable {
-    static let encoding = ArchiveContainerPool()
-    static let decoding = ArchiveContainerPool()
-
-    /// Caches kept: as many as coding calls that run at once, commonly.
-    static let maximumCount = 4
-
-    private let lock = NSLock()
-    @exclusivity(unchecked) private var caches: [ArchiveContainerCache] = []
-
-    /// Moves the wrappers of a pooled cache, if there is one, into `cache` (an empty cache
-    /// of a coding call that starts) and points them at `state`.
-    func take(into cache: ArchiveContainerCache, for state: AnyObject) {
-        lock.lock()
-        let pooled = caches.popLast()
-        lock.unlock()
-        guard let pooled else { return }
-        cache.swapContents(with: pooled)
-        cache.attach(state)
-    }
-
-    /// Moves the wrappers of `cache` (of a coding call that is over) into the pool and
-    /// empties it.
-    func put(from cache: ArchiveContainerCache) {
-        cache.isRetired = true
-        guard !cache.isEmpty else { return }
-        cache.detach()
-        let pooled = ArchiveContainerCache()
-        pooled.swapContents(with: cache)
-        lock.lock()
-        if caches.count < Self.maximumCount { caches.append(pooled) }
-        lock.unlock()
-    }
+    /// Set by ``endCall()``: the coding call is over, and a container or coder that escaped
+    /// it makes wrappers that are not cached, each holding the state.
+    @exclusivity(unchecked) private(set) var isRetired = false
 }
 
 extension ArchiveEncodingState {
-    /// Takes a cache from ``ArchiveContainerPool/encoding``, and a name book, for this encode.
-    func takeContainers() {
-        ArchiveContainerPool.encoding.take(into: containers, for: self)
+    /// Takes a name book for this encode (``ArchiveNameBook/take()``).
+    func takeNameBook() {
         book = ArchiveNameBook.take()
     }
 
-    /// Gives the cached wrappers and the name book back when the encode is over; the state's
-    /// cache is left empty and its book nil, so a container that escaped the encode cannot
-    /// reach the pooled ones.
-    func returnContainers() {
-        ArchiveContainerPool.encoding.put(from: containers)
+    /// Gives the name book back when the encode is over; the state's book is left nil, so a
+    /// container that escaped the encode cannot reach the pooled one.
+    func returnNameBook() {
         if let book {
             self.book = nil
             ArchiveNameBook.put(book)
@@ -323,17 +280,6 @@ extension ArchiveEncodingState {
 }
 
 extension ArchiveDecodingState {
-    /// Takes a cache from ``ArchiveContainerPool/decoding`` for this decode.
-    func takeContainers() {
-        ArchiveContainerPool.decoding.take(into: containers, for: self)
-    }
-
-    /// Gives the cache back when the decode is over; see
-    /// ``ArchiveEncodingState/returnContainers()``.
-    func returnContainers() {
-        ArchiveContainerPool.decoding.put(from: containers)
-    }
-
     /// A `KeyedDecodingContainer` over the container indexed at `start`, reusing a cached
     /// wrapper when possible.
     @inline(__always)
@@ -375,8 +321,8 @@ extension ArchiveDecodingState {
 /// metadata, and in a `container(keyedBy:)` witness (unspecialized: it is called through
 /// `Encoder`'s witness table) that is a `swift_getGenericMetadata` hash lookup of about 380
 /// instructions for every container: 12 % of an encode of the benchmark tree, 8 % of a
-/// decode. A maker is made with each new wrapper (so about once per key type and process:
-/// the pool keeps the two together); its class metadata holds the wrapper type's, so
+/// decode. A maker is made with each new wrapper (so about once per key type and pooled
+/// state: the cache keeps the two together); its class metadata holds the wrapper type's, so
 /// ``make(_:)`` (a method of a generic class takes its generic arguments from `self`)
 /// bit-casts without a lookup, and the witness returns that result straight into its own
 /// (passing an indirect result on needs no metadata).

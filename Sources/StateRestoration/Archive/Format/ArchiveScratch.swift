@@ -8,7 +8,7 @@
 struct ArchiveScratch<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
     init(capacity: Int = 16) {
         self.capacity = Swift.max(capacity, 1)

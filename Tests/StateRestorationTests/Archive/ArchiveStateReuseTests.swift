@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import StateRestoration
+
+/// Coding states keep their keyed-container wrappers from one call to the next; a state that
+/// no pool keeps must still be freed, wrappers and all, and a state that grew large must
+/// give the memory back before it is kept.
+@Suite struct ArchiveStateReuseTests {
+    struct Point: Codable, Equatable {
+        var x: Double
+        var y: Double
+
+        enum CodingKeys: String, CodingKey { case x, y }
+    }
+
+    struct Shape: Codable, Equatable {
+        var name: String
+        var points: [Point]
+        var tags: [String: Int]
+    }
+
+    static let shape = Shape(
+        name: "route", points: (0..<40).map { Point(x: Double($0) / 8, y: -Double($0)) }, tags: ["a": 1, "b": 2])
+
+    /// Encodes `value` on `state` as `ArchiveEncoder.encode(_:)` does, without the pool.
+    static func encode(_ value: some Encodable, on state: ArchiveEncodingState) throws -> Data {
+        state.takeNameBook()
+        defer { state.returnNameBook() }
+        try state.encodeGeneric(value, parent: -1, depth: 0)
+        return state.finish()
+    }
+
+    @Test("an encoding state that no pool keeps is freed with the wrappers it cached")
+    func encodingStateFreed() throws {
+        weak var freed: ArchiveEncodingState?
+        do {
+            let state = ArchiveEncodingState(userInfo: [:])
+            freed = state
+            let data = try Self.encode(Self.shape, on: state)
+            state.containers.endCall()
+            // The wrappers stay in the cache for a later call, and do not hold the state.
+            #expect(!state.containers.isEmpty)
+            #expect(try ArchiveDecoder().decode(Shape.self, from: data) == Self.shape)
+        }
+        #expect(freed == nil)
+    }
+
+    @Test("a decoding state that no pool keeps is freed with the wrappers it cached")
+    func decodingStateFreed() throws {
+        let data = try ArchiveEncoder().encode(Self.shape)
+        weak var freed: ArchiveDecodingState?
+        do {
+            let state = try ArchiveDecodingState(copying: data, maximumDepth: 64, userInfo: [:])
+            freed = state
+            let decoded = try state.decodeGeneric(Shape.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
+            state.containers.endCall()
+            #expect(!state.containers.isEmpty)
+            #expect(decoded == Self.shape)
+        }
+        #expect(freed == nil)
+    }
+
+    /// Keeps the last container it opened.
+    final class Escaper: @unchecked Sendable {
+        var kept: KeyedEncodingContainer<Point.CodingKeys>?
+    }
+
+    struct Escaping: Encodable {
+        let escaper: Escaper
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Point.CodingKeys.self)
+            try container.encode(1.5, forKey: .x)
+            escaper.kept = container
+        }
+    }
+
+    @Test("a container that escaped its encode keeps its state alive until it goes")
+    func escapedContainerKeepsState() throws {
+        let escaper = Escaper()
+        weak var kept: ArchiveEncodingState?
+        do {
+            let state = ArchiveEncodingState(userInfo: [:])
+            kept = state
+            _ = try Self.encode(Escaping(escaper: escaper), on: state)
+            state.containers.endCall()
+        }
+        #expect(kept != nil)
+        #expect(throws: EncodingError.self) { try escaper.kept?.encode(2, forKey: .y) }
+        escaper.kept = nil
+        #expect(kept == nil)
+    }
+
+    @Test("a container made after its state's call ended keeps the state alive, not a cached wrapper that does not")
+    func containerAfterTheCall() throws {
+        weak var kept: ArchiveEncodingState?
+        var later: KeyedEncodingContainer<Point.CodingKeys>?
+        do {
+            let state = ArchiveEncodingState(userInfo: [:])
+            kept = state
+            // Caches a wrapper for Point's keys, which nothing holds when the call ends.
+            _ = try Self.encode(Self.shape, on: state)
+            state.containers.endCall()
+            later = state.keyedContainer(Point.CodingKeys.self, frame: 0, depth: 0)
+        }
+        #expect(kept != nil)
+        #expect(later != nil)
+        later = nil
+        #expect(kept == nil)
+    }
+
+    @Test("an encoding state whose buffers grew past the kept limits gets small ones back")
+    func encodingStateShrinks() throws {
+        let state = ArchiveEncodingState(userInfo: [:])
+        let large = Data(repeating: 7, count: ArchiveEncodingState.maximumKeptCapacity + 1)
+        _ = try Self.encode(large, on: state)
+        #expect(state.capacity > ArchiveEncodingState.maximumKeptCapacity)
+        state.shrinkLargeBuffers()
+        #expect(state.capacity == ArchiveEncodingState.initialCapacity)
+
+        let small = ArchiveEncodingState(userInfo: [:])
+        _ = try Self.encode(Self.shape, on: small)
+        let before = small.capacity
+        small.shrinkLargeBuffers()
+        #expect(small.capacity == before)
+    }
+
+    @Test("a decoding state whose input copy and name table grew past the kept limits gets small ones back")
+    func decodingStateShrinks() throws {
+        var names: [String: Int] = [:]
+        for index in 0...ArchiveDecodingState.maximumKeptNames { names["name\(index)"] = index }
+        let data = try ArchiveEncoder().encode(names)
+        let state = try ArchiveDecodingState(copying: data, maximumDepth: 64, userInfo: [:])
+        #expect(state.names.count > ArchiveDecodingState.maximumKeptNames)
+        state.shrinkLargeBuffers()
+        #expect(state.names.isEmpty)
+
+        let large = try ArchiveEncoder().encode(Data(count: ArchiveDecodingState.maximumKeptCapacity + 1))
+        let copy = try ArchiveDecodingState(copying: large, maximumDepth: 64, userInfo: [:])
+        #expect(copy.capacity > ArchiveDecodingState.maximumKeptCapacity)
+        copy.shrinkLargeBuffers()
+        #expect(copy.capacity == 1)
+    }
+
+    @Test("large encodes and decodes between small ones leave every result right")
+    func largeBetweenSmall() throws {
+        let large = Data((0..<(ArchiveEncodingState.maximumKeptCapacity + 4096)).map { UInt8(truncatingIfNeeded: $0) })
+        for _ in 0..<3 {
+            let small = try ArchiveEncoder().encode(Self.shape)
+            #expect(try ArchiveDecoder().decode(Shape.self, from: small) == Self.shape)
+            let big = try ArchiveEncoder().encode(large)
+            #expect(try ArchiveDecoder().decode(Data.self, from: big) == large)
+        }
+    }
+}
