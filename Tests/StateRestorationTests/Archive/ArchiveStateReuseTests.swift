@@ -109,6 +109,17 @@ import Testing
         #expect(kept == nil)
     }
 
+    @Test("the encoder's name table reads back as the names the decoder finds, long and non-ASCII ones included")
+    func nameTableReadsBack() throws {
+        let keys = ["a", String(repeating: "x", count: 200), "café", "Zürich " + String(repeating: "é", count: 100), ""]
+        let value = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        let state = ArchiveEncodingState(userInfo: [:])
+        let data = try Self.encode(value, on: state)
+        let decoding = try ArchiveDecodingState(copying: data, maximumDepth: 64, userInfo: [:])
+        #expect(Set(state.tableNames()) == Set(keys))
+        #expect(state.tableNames() == decoding.names)
+    }
+
     @Test("an encoding state whose buffers grew past the kept limits gets small ones back")
     func encodingStateShrinks() throws {
         let state = ArchiveEncodingState(userInfo: [:])

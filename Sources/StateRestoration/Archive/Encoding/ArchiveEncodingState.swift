@@ -57,9 +57,13 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     @exclusivity(unchecked) var count = 0
     @exclusivity(unchecked) var capacity: Int
 
-    // The field-name table, in order of first use.
-    @exclusivity(unchecked) var names: [String] = []
-    @exclusivity(unchecked) var namesByteCount = 0
+    /// The field-name table, in order of first use, as the archive stores it: each name's
+    /// UTF-8 byte count (a varint) and bytes. Bytes rather than an array of `String`s, which
+    /// cost a release of each name when the state was reset for the next encode, and a
+    /// `withUTF8` call for each in every write.
+    @exclusivity(unchecked) var nameTable = ArchiveScratch<UInt8>(capacity: initialNameTable)
+    /// The number of names in ``nameTable``.
+    @exclusivity(unchecked) var nameCount = 0
     /// Finds a key's name-table index: from ``ArchiveNameBook/take()`` for the length of the
     /// encode (see ``takeContainers()``), then nil (a container that escaped the encode gets a
     /// book of its own, see ``nameNumber(of:)``).
@@ -130,6 +134,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// The raw buffer's and the frame stack's sizes in a new state.
     static let initialCapacity = 4096
     static let initialFrames = 64
+    static let initialNameTable = 1024
 
     init(
         userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = initialCapacity, externalThreshold: Int = .max
@@ -138,7 +143,6 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         self.externalThreshold = externalThreshold
         self.capacity = capacity
         self.bytes = .allocate(capacity: capacity)
-        names.reserveCapacity(64)
     }
 
     deinit {
@@ -193,14 +197,17 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         if frames.capacity > Self.maximumKeptFrames {
             frames = ArchiveScratch(capacity: Self.initialFrames)
         }
+        if nameTable.capacity > Self.maximumKeptCapacity {
+            nameTable = ArchiveScratch(capacity: Self.initialNameTable)
+        }
     }
 
     /// Forgets the encode that is over, keeping the buffers' memory.
     private func reset() {
         book = nil
         count = 0
-        names.removeAll(keepingCapacity: true)
-        namesByteCount = 0
+        nameTable.truncate(to: 0)
+        nameCount = 0
         frames.truncate(to: 0)
         openFrames.truncate(to: 0)
         rootExtra = 0
@@ -563,12 +570,17 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// Adds the name `number` of `book` to the name table.
     @inline(never)
     func firstUse(_ number: Int, in book: ArchiveNameBook) -> Int {
-        let name = book.names[number]
-        let index = names.count
-        names.append(name)
+        var name = book.names[number]
+        let index = nameCount
+        nameCount &+= 1
+        name.withUTF8 { utf8 in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { length in
+                let size = Self.storeVarint(UInt64(utf8.count), at: length.baseAddress.unsafelyUnwrapped)
+                nameTable.append(contentsOf: UnsafeBufferPointer(rebasing: length[..<size]))
+            }
+            nameTable.append(contentsOf: utf8)
+        }
         keyOwner.append(-1)
-        let length = name.utf8.count
-        namesByteCount += ArchiveFormat.varintSize(UInt64(length)) + length
         book.stamps[number] = book.epoch
         book.indices[number] = index
         return index
@@ -580,13 +592,35 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         let book = ArchiveNameBook()
         book.begin()
         // Its numbers are not the pooled book's: the names already in the table are found again.
-        for name in names {
+        for name in tableNames() {
             let number = book.number(of: name, words: ArchiveNameCache.words(of: name))
             book.stamps[number] = book.epoch
             book.indices[number] = number
         }
         self.book = book
         return Unmanaged.passUnretained(book)
+    }
+
+    /// The names in ``nameTable``, in order.
+    func tableNames() -> [String] {
+        nameTable.withElements { table in
+            var names: [String] = []
+            var position = 0
+            while position < table.count {
+                var length = 0
+                var shift = 0
+                while table[position] & 0x80 != 0 {
+                    length |= Int(table[position] & 0x7F) << shift
+                    shift += 7
+                    position += 1
+                }
+                length |= Int(table[position]) << shift
+                position += 1
+                names.append(String(decoding: UnsafeBufferPointer(rebasing: table[position..<(position + length)]), as: UTF8.self))
+                position += length
+            }
+            return names
+        }
     }
 
     @inline(__always)
@@ -830,8 +864,8 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// The size of the archive the bytes so far make.
     private var outputSize: Int {
         let namesSize =
-            ArchiveFormat.varintSize(UInt64(names.count)) + ArchiveFormat.varintSize(UInt64(namesByteCount))
-            + namesByteCount
+            ArchiveFormat.varintSize(UInt64(nameCount)) + ArchiveFormat.varintSize(UInt64(nameTable.count))
+            + nameTable.count
         return ArchiveFormat.preambleSize + namesSize + count + rootExtra
     }
 
@@ -862,15 +896,12 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
         out[o + 2] = ArchiveFormat.magic.2
         out[o + 3] = ArchiveFormat.version
         o += ArchiveFormat.preambleSize
-        o += Self.storeVarint(UInt64(names.count), at: out + o)
-        o += Self.storeVarint(UInt64(namesByteCount), at: out + o)
-        for var name in names {
-            name.withUTF8 { utf8 in
-                o += Self.storeVarint(UInt64(utf8.count), at: out + o)
-                if let base = utf8.baseAddress, utf8.count > 0 {
-                    (out + o).initialize(from: base, count: utf8.count)
-                    o += utf8.count
-                }
+        o += Self.storeVarint(UInt64(nameCount), at: out + o)
+        o += Self.storeVarint(UInt64(nameTable.count), at: out + o)
+        nameTable.withElements { table in
+            if let base = table.baseAddress, table.count > 0 {
+                (out + o).initialize(from: base, count: table.count)
+                o += table.count
             }
         }
         var source = 0

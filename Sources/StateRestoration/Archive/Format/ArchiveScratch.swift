@@ -65,6 +65,21 @@ struct ArchiveScratch<Element: BitwiseCopyable>: ~Copyable {
         return base[count]
     }
 
+    /// Appends the elements of `buffer`.
+    @inline(__always)
+    mutating func append(contentsOf buffer: UnsafeBufferPointer<Element>) {
+        guard let source = buffer.baseAddress else { return }
+        while capacity &- count < buffer.count { grow() }
+        (base + count).initialize(from: source, count: buffer.count)
+        count &+= buffer.count
+    }
+
+    /// Calls `body` with the elements, valid during the call only.
+    @inline(__always)
+    func withElements<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
     /// Drops elements so that `newCount` remain.
     @inline(__always)
     mutating func truncate(to newCount: Int) {
