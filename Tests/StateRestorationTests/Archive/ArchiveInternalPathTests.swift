@@ -63,6 +63,30 @@ import Testing
         }
         #expect(CRC32C.shift(crc, byZeroBytes: 1) == register)
     }
+
+    @Test("CRC-32C shifts by table agree with the bitwise product and with running the bytewise algorithm over zeros")
+    func crcShiftsByTable() {
+        var generator = SplitMix64(state: 7)
+        CRC32C.powerTables.withUnsafeBufferPointer { tables in
+            let t = tables.baseAddress.unsafelyUnwrapped
+            for k in CRC32C.powers.indices {
+                for _ in 0..<64 {
+                    let b = UInt32(truncatingIfNeeded: generator.next())
+                    #expect(CRC32C.multiply(byPower: k, b, t) == CRC32C.multiply(CRC32C.powers[k], b), "power \(k)")
+                }
+            }
+        }
+        for _ in 0..<8 {
+            let crc = UInt32(truncatingIfNeeded: generator.next())
+            var register = crc
+            for count in 0..<600 {
+                #expect(CRC32C.shift(crc, byZeroBytes: count) == register, "\(count) zero bytes")
+                for _ in 0..<8 {
+                    register = (register & 1) != 0 ? (register >> 1) ^ 0x82F6_3B78 : register >> 1
+                }
+            }
+        }
+    }
 }
 
 /// The decoder's inline skip of a value (``ArchiveDecodingState/skipSimpleValue(at:end:)``), which

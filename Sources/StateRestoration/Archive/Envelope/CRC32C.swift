@@ -134,16 +134,57 @@ package enum CRC32C {
     /// The register `crc` advanced over `count` zero bytes: `crc * x^(8 count)` modulo
     /// the polynomial.
     static func shift(_ crc: UInt32, byZeroBytes count: Int) -> UInt32 {
-        var result = crc
-        var n = count
-        var k = 3  // x^(8n) = x^(n * 2^3)
-        while n > 0 {
-            if n & 1 != 0 { result = multiply(powers[k], result) }
-            n >>= 1
-            k += 1
+        powerTables.withUnsafeBufferPointer { tables in
+            guard let t = tables.baseAddress else { return crc }
+            var result = crc
+            var n = count
+            var k = 3  // x^(8n) = x^(n * 2^3)
+            while n > 0 {
+                if n & 1 != 0 { result = multiply(byPower: k, result, t) }
+                n >>= 1
+                k += 1
+            }
+            return result
         }
-        return result
     }
+
+    /// `powers[k] * b` modulo the polynomial, from ``powerTables`` (`t`): eight lookups, one per
+    /// nibble of `b`, where ``multiply(_:_:)`` takes 32 dependent steps. A save that reuses
+    /// unchanged records joins their registers with a shift each, and the bitwise product
+    /// was 7 % of a one-changed save of 500 screens.
+    @inline(__always)
+    static func multiply(byPower k: Int, _ b: UInt32, _ t: UnsafePointer<UInt32>) -> UInt32 {
+        let row = t + k &* 128
+        return row[Int(b & 0xF)]
+            ^ row[16 &+ Int((b >> 4) & 0xF)]
+            ^ row[32 &+ Int((b >> 8) & 0xF)]
+            ^ row[48 &+ Int((b >> 12) & 0xF)]
+            ^ row[64 &+ Int((b >> 16) & 0xF)]
+            ^ row[80 &+ Int((b >> 20) & 0xF)]
+            ^ row[96 &+ Int((b >> 24) & 0xF)]
+            ^ row[112 &+ Int(b >> 28)]
+    }
+
+    /// `powerTables[128 k + 16 i + v]` is `powers[k]` times the register whose only set bits are
+    /// the nibble `v` at bits `4i` to `4i + 3`, modulo the polynomial: the product is linear in
+    /// the register, so the products of its eight nibbles add up (xor) to the whole one.
+    /// 34 KB, built once, lazily, from 32 bitwise products per power.
+    static let powerTables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: powers.count * 128)
+        for k in powers.indices {
+            for nibble in 0..<8 {
+                let base = k * 128 + nibble * 16
+                for bit in 0..<4 {
+                    tables[base + (1 << bit)] = multiply(powers[k], 1 << (4 * nibble + bit))
+                }
+                for value in 3..<16 where value & (value - 1) != 0 {
+                    let lowest = value & -value
+                    tables[base + value] = tables[base + lowest] ^ tables[base + (value ^ lowest)]
+                }
+            }
+        }
+        return tables
+    }()
 
     /// `powers[k]` is x^(2^k) modulo the polynomial, for every k a byte count can need
     /// (3 + 63). No period is assumed: zlib's table of 32 repeats for CRC-32's polynomial,
