@@ -59,8 +59,10 @@ public struct ArchiveEncoder: Sendable {
     }
 
     /// The `Data` payloads of at least this many bytes that ``encode(_:owningLargePayloads:)``
-    /// and ``encodeSealed(_:formatVersion:)`` copy once, straight into the output.
-    static let largePayloadSize = 1024
+    /// and ``encodeSealed(_:formatVersion:)`` copy once, straight into the output. As small as
+    /// ``ArchiveEncodingState/knownRegisterThreshold``, so that a node record folds in the
+    /// registers of its screens' records (most of a few hundred bytes) instead of reading them.
+    static let largePayloadSize = 256
 
     /// Encodes `value` like ``encode(_:)``, the same bytes, copying each `Data` payload of
     /// ``largePayloadSize`` bytes or more once, straight into the output, rather than into

@@ -823,9 +823,11 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     }
 
     /// External payloads of at least this many bytes whose CRC-32C register is known are
-    /// folded into the archive's register with ``CRC32C/shift(_:byZeroBytes:)`` (about a
-    /// microsecond) rather than read again (about two microseconds per 4 KB).
-    static let knownRegisterThreshold = 4096
+    /// folded into the archive's register with ``CRC32C/shift(_:byZeroBytes:)`` (a few table
+    /// lookups per set bit of the length) rather than read again (about two microseconds per
+    /// 4 KB). With a bitwise shift (about a microsecond) the bound was 4 KB, so a node record
+    /// read all of its screens' records again, each under 4 KB.
+    static let knownRegisterThreshold = 256
 
     /// Like ``finish()``, with `prefix` bytes before the archive in the same allocation,
     /// which `fillPrefix` writes once the archive is in place (an envelope header that
