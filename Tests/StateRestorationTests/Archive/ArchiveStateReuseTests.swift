@@ -53,7 +53,8 @@ import Testing
         do {
             let state = try ArchiveDecodingState(copying: data, maximumDepth: 64, userInfo: [:])
             freed = state
-            let decoded = try state.decodeGeneric(Shape.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
+            let decoded = try state.decodeGeneric(
+                Shape.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
             state.containers.endCall()
             #expect(!state.containers.isEmpty)
             #expect(decoded == Self.shape)
@@ -111,7 +112,9 @@ import Testing
 
     @Test("the encoder's name table reads back as the names the decoder finds, long and non-ASCII ones included")
     func nameTableReadsBack() throws {
-        let keys = ["a", String(repeating: "x", count: 200), "café", "Zürich " + String(repeating: "é", count: 100), ""]
+        let keys = [
+            "a", String(repeating: "x", count: 200), "café", "Zürich " + String(repeating: "é", count: 100), "",
+        ]
         let value = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let state = ArchiveEncodingState(userInfo: [:])
         let data = try Self.encode(value, on: state)

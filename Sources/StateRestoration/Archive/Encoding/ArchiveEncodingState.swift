@@ -616,7 +616,9 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
                 }
                 length |= Int(table[position]) << shift
                 position += 1
-                names.append(String(decoding: UnsafeBufferPointer(rebasing: table[position..<(position + length)]), as: UTF8.self))
+                names.append(
+                    String(
+                        decoding: UnsafeBufferPointer(rebasing: table[position..<(position + length)]), as: UTF8.self))
                 position += length
             }
             return names
