@@ -123,37 +123,105 @@ import Testing
         #expect(state.tableNames() == decoding.names)
     }
 
-    @Test("an encoding state whose buffers grew past the kept limits gets small ones back")
-    func encodingStateShrinks() throws {
-        let state = ArchiveEncodingState(userInfo: [:])
-        let large = Data(repeating: 7, count: ArchiveEncodingState.maximumKeptCapacity + 1)
-        _ = try Self.encode(large, on: state)
-        #expect(state.capacity > ArchiveEncodingState.maximumKeptCapacity)
-        state.shrinkLargeBuffers()
-        #expect(state.capacity == ArchiveEncodingState.initialCapacity)
-
+    @Test("an encoding state that grew past the kept limits is not kept")
+    func encodingStateTooLarge() throws {
         let small = ArchiveEncodingState(userInfo: [:])
         _ = try Self.encode(Self.shape, on: small)
-        let before = small.capacity
-        small.shrinkLargeBuffers()
-        #expect(small.capacity == before)
+        #expect(small.isSmallEnoughToKeep)
+
+        let large = ArchiveEncodingState(userInfo: [:])
+        _ = try Self.encode(Data(repeating: 7, count: ArchiveEncodingState.maximumKeptCapacity + 1), on: large)
+        #expect(!large.isSmallEnoughToKeep)
+
+        // Many names: the name table's bytes and the key owners, one per name.
+        var names: [String: Int] = [:]
+        for index in 0...ArchiveEncodingState.maximumKeptNames { names["name\(index)"] = index }
+        let named = ArchiveEncodingState(userInfo: [:])
+        _ = try Self.encode(names, on: named)
+        #expect(!named.isSmallEnoughToKeep)
     }
 
-    @Test("a decoding state whose input copy and name table grew past the kept limits gets small ones back")
-    func decodingStateShrinks() throws {
+    @Test("a decoding state whose input copy or name table grew past the kept limits is not kept")
+    func decodingStateTooLarge() throws {
+        let small = try ArchiveDecodingState(
+            copying: ArchiveEncoder().encode(Self.shape), maximumDepth: 64, userInfo: [:])
+        #expect(small.isSmallEnoughToKeep)
+
         var names: [String: Int] = [:]
         for index in 0...ArchiveDecodingState.maximumKeptNames { names["name\(index)"] = index }
-        let data = try ArchiveEncoder().encode(names)
-        let state = try ArchiveDecodingState(copying: data, maximumDepth: 64, userInfo: [:])
-        #expect(state.names.count > ArchiveDecodingState.maximumKeptNames)
-        state.shrinkLargeBuffers()
-        #expect(state.names.isEmpty)
+        let named = try ArchiveDecodingState(copying: ArchiveEncoder().encode(names), maximumDepth: 64, userInfo: [:])
+        #expect(!named.isSmallEnoughToKeep)
 
         let large = try ArchiveEncoder().encode(Data(count: ArchiveDecodingState.maximumKeptCapacity + 1))
         let copy = try ArchiveDecodingState(copying: large, maximumDepth: 64, userInfo: [:])
-        #expect(copy.capacity > ArchiveDecodingState.maximumKeptCapacity)
-        copy.shrinkLargeBuffers()
-        #expect(copy.capacity == 1)
+        #expect(!copy.isSmallEnoughToKeep)
+    }
+
+    /// A recursive value that keeps the container of its outermost level, opened before the
+    /// inner levels' containers of the same key type replaced its wrapper in the cache.
+    final class Chain: Encodable, @unchecked Sendable {
+        enum CodingKeys: String, CodingKey { case value, next }
+        let next: Chain?
+        let escaper: ChainEscaper
+
+        init(depth: Int, escaper: ChainEscaper) {
+            self.next = depth > 0 ? Chain(depth: depth - 1, escaper: escaper) : nil
+            self.escaper = escaper
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(1, forKey: .value)
+            try container.encodeIfPresent(next, forKey: .next)
+            // The outermost level returns last, so its container is the one kept.
+            escaper.kept = container
+        }
+    }
+
+    final class ChainEscaper: @unchecked Sendable {
+        var kept: KeyedEncodingContainer<Chain.CodingKeys>?
+    }
+
+    @Test("a container whose wrapper a newer one of its key type replaced keeps its state alive when it escapes")
+    func replacedWrapperKeepsState() throws {
+        let escaper = ChainEscaper()
+        weak var kept: ArchiveEncodingState?
+        do {
+            let state = ArchiveEncodingState(userInfo: [:])
+            kept = state
+            _ = try Self.encode(Chain(depth: 3, escaper: escaper), on: state)
+            state.containers.endCall()
+        }
+        #expect(kept != nil)
+        #expect(throws: EncodingError.self) { try escaper.kept?.encode(2, forKey: .value) }
+        escaper.kept = nil
+        #expect(kept == nil)
+    }
+
+    /// Keeps the container it decoded from.
+    final class KeepingPoint: Decodable, @unchecked Sendable {
+        let kept: KeyedDecodingContainer<Point.CodingKeys>
+        init(from decoder: any Decoder) throws {
+            kept = try decoder.container(keyedBy: Point.CodingKeys.self)
+        }
+    }
+
+    @Test("a container that escaped its decode keeps its state alive until it goes, and reads its own input")
+    func escapedDecodingContainerKeepsState() throws {
+        let data = try ArchiveEncoder().encode(Point(x: 1.5, y: -2))
+        weak var kept: ArchiveDecodingState?
+        var escaped: KeepingPoint?
+        do {
+            let state = try ArchiveDecodingState(copying: data, maximumDepth: 64, userInfo: [:])
+            kept = state
+            escaped = try state.decodeGeneric(
+                KeepingPoint.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
+            state.containers.endCall()
+        }
+        #expect(kept != nil)
+        #expect(try escaped?.kept.decode(Double.self, forKey: .y) == -2)
+        escaped = nil
+        #expect(kept == nil)
     }
 
     @Test("large encodes and decodes between small ones leave every result right")

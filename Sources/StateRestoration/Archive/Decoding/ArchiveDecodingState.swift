@@ -116,10 +116,10 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// ``recycle(_:)``): a decode then starts without allocating its buffers and caches
     /// (filling a new state's caches was most of a small decode's 29,000 instructions).
     private static let pool = ArchiveObjectPool<ArchiveDecodingState>()
-    /// A state that copied more input than this, met more names than ``maximumKeptNames``,
-    /// or whose container index grew past ``maximumKeptArena`` slots, goes back to its pool
-    /// with new, small buffers for those, so that pooled states stay small (their other
-    /// buffers grow with the input's nesting, not its size).
+    /// A state that copied more input than this, made room for more names than
+    /// ``maximumKeptNames`` (a hostile input can declare many and fail before it has them), or
+    /// whose container index grew past ``maximumKeptArena`` slots, is not kept, so that pooled
+    /// states stay small (their other buffers grow with the input's nesting, not its size).
     static let maximumKeptCapacity = 1 << 20
     static let maximumKeptNames = 4096
     static let maximumKeptArena = 1 << 16
@@ -146,32 +146,20 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
 
     /// Ends a decode and keeps its state, with its container wrappers, for a later one, unless
     /// something else still holds it (a decoder or container that escaped the decode), so that
-    /// nothing that escaped a decode can ever read a later decode's input.
+    /// nothing that escaped a decode can ever read a later decode's input, or it grew past the
+    /// limits above.
     static func recycle(_ state: inout ArchiveDecodingState) {
         state.containers.endCall()
-        guard isKnownUniquelyReferenced(&state) else { return }
-        state.shrinkLargeBuffers()
+        guard isKnownUniquelyReferenced(&state), state.isSmallEnoughToKeep else { return }
         state.reset()
         pool.put(state)
     }
 
-    /// Replaces the input copy, the name table and the container index with new, small ones
-    /// if they grew past ``maximumKeptCapacity``, ``maximumKeptNames`` and ``maximumKeptArena``;
-    /// for a state whose decode is over.
-    func shrinkLargeBuffers() {
-        if capacity > Self.maximumKeptCapacity {
-            bytes.deallocate()
-            capacity = 1
-            bytes = .allocate(capacity: capacity + Self.padding)
-        }
-        if names.count > Self.maximumKeptNames {
-            names = []
-            indexByName = [:]
-            stamps = ArchiveScratch(capacity: 1)
-        }
-        if arena.capacity > Self.maximumKeptArena {
-            arena = ArchiveScratch(capacity: Self.initialArena)
-        }
+    /// Whether every buffer is within the limits for a pooled state.
+    var isSmallEnoughToKeep: Bool {
+        capacity <= Self.maximumKeptCapacity && names.capacity <= Self.maximumKeptNames
+            && indexByName.capacity <= 2 * Self.maximumKeptNames && stamps.capacity <= Self.maximumKeptNames
+            && arena.capacity <= Self.maximumKeptArena
     }
 
     /// Forgets the decode that is over, keeping the memory of its buffers and caches.

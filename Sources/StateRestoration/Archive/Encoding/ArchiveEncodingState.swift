@@ -65,7 +65,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// The number of names in ``nameTable``.
     @exclusivity(unchecked) var nameCount = 0
     /// Finds a key's name-table index: from ``ArchiveNameBook/take()`` for the length of the
-    /// encode (see ``takeContainers()``), then nil (a container that escaped the encode gets a
+    /// encode (see ``takeNameBook()``), then nil (a container that escaped the encode gets a
     /// book of its own, see ``nameNumber(of:)``).
     @exclusivity(unchecked) var book: ArchiveNameBook? {
         didSet {
@@ -131,7 +131,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     let containers = ArchiveContainerCache()
     @exclusivity(unchecked) var userInfo: [CodingUserInfoKey: any Sendable]
 
-    /// The raw buffer's and the frame stack's sizes in a new state.
+    /// The sizes of a new state's raw buffer, container frames and name table.
     static let initialCapacity = 4096
     static let initialFrames = 64
     static let initialNameTable = 1024
@@ -156,11 +156,16 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// need, and without allocating them (a small encode's fixed cost was 17,000 instructions, and
     /// growing the container and byte buffers of the benchmark's medium tree 2 % of its encode).
     private static let pool = ArchiveObjectPool<ArchiveEncodingState>()
-    /// A state whose raw buffer grew past this many bytes, or whose frame stack grew past
-    /// ``maximumKeptFrames`` containers, goes back to its pool with new, small ones, so that
-    /// pooled states stay small.
+    /// A state whose raw buffer grew past this many bytes, or whose other buffers grew past the
+    /// bounds below (in elements), is not kept, so that pooled states stay small. (It takes its
+    /// keyed-container wrappers with it: making them again costs little next to such an encode.)
     static let maximumKeptCapacity = 1 << 20
     static let maximumKeptFrames = 16_384
+    /// Names: the name table's bytes, and ``keyOwner``'s entries, one per name.
+    static let maximumKeptNameBytes = 1 << 16
+    static let maximumKeptNames = 4096
+    static let maximumKeptUndo = 1 << 16
+    static let maximumKeptExternals = 4096
 
     /// A state for an encode that starts: a pooled one if there is one.
     static func make(userInfo: [CodingUserInfoKey: any Sendable], externalThreshold: Int) -> ArchiveEncodingState {
@@ -176,30 +181,19 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// wrappers, for a later one, unless something else still holds it: a container or encoder
     /// that escaped the encode (such a state is never reused, so an escaped container can never
     /// write into a later encode), or an ``ArchivePendingEncoding``, which recycles the state
-    /// once it is done with it. A state whose buffers grew past the limits below gives their
-    /// memory back and is kept with the others.
+    /// once it is done with it. A state that grew past the limits above is not kept either.
     static func recycle(_ state: inout ArchiveEncodingState) {
         state.containers.endCall()
-        guard isKnownUniquelyReferenced(&state) else { return }
+        guard isKnownUniquelyReferenced(&state), state.isSmallEnoughToKeep else { return }
         state.reset()
-        state.shrinkLargeBuffers()
         pool.put(state)
     }
 
-    /// Replaces the raw buffer and the frame stack with new, small ones if they grew past
-    /// ``maximumKeptCapacity`` and ``maximumKeptFrames``; for a state whose encode is over.
-    func shrinkLargeBuffers() {
-        if capacity > Self.maximumKeptCapacity {
-            bytes.deallocate()
-            capacity = Self.initialCapacity
-            bytes = .allocate(capacity: capacity)
-        }
-        if frames.capacity > Self.maximumKeptFrames {
-            frames = ArchiveScratch(capacity: Self.initialFrames)
-        }
-        if nameTable.capacity > Self.maximumKeptCapacity {
-            nameTable = ArchiveScratch(capacity: Self.initialNameTable)
-        }
+    /// Whether every buffer is within the limits for a pooled state.
+    var isSmallEnoughToKeep: Bool {
+        capacity <= Self.maximumKeptCapacity && frames.capacity <= Self.maximumKeptFrames
+            && nameTable.capacity <= Self.maximumKeptNameBytes && keyOwner.capacity <= Self.maximumKeptNames
+            && undo.capacity <= Self.maximumKeptUndo && externals.capacity <= Self.maximumKeptExternals
     }
 
     /// Forgets the encode that is over, keeping the buffers' memory.

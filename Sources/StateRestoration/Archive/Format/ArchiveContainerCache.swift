@@ -10,8 +10,9 @@ class ArchiveContainerSlot {
     @exclusivity(unchecked) var depth: Int
     /// Decoding: the `allKeys` arrays already built for one-entry containers of this key
     /// type, by the entry's name (an `[Key]` stored as its buffer reference); at most
-    /// ``maximumSingleKeyArrays``, since a pooled slot lives as long as the process and
-    /// some key types have unbounded names (a dictionary's keys).
+    /// ``maximumSingleKeyArrays``, since a slot lives as long as its coding state, which a
+    /// pool may keep for the life of the process, and some key types have unbounded names (a
+    /// dictionary's keys).
     static let maximumSingleKeyArrays = 16
     @exclusivity(unchecked) var singleKeyArrays: [(name: String, keys: AnyObject)] = []
     /// The names of the key type's keys by their byte, for key types that have one
@@ -219,6 +220,9 @@ final class ArchiveContainerCache: @unchecked Sendable {
     /// nothing more until ``reopen()`` (by ``recycle``, once nothing else holds the state).
     /// The entry keeps its key type, which later probes for other key types pass over.
     func endCall() {
+        // Once is enough (a pending encoding's state is recycled twice); and a second write of
+        // the flag could meet a read by a container that escaped to another thread.
+        guard !isRetired else { return }
         isRetired = true
         guard let entries else { return }
         for index in used {
