@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// A ``RestorationStore`` that keeps its archives in memory, for tests and previews.
 ///
