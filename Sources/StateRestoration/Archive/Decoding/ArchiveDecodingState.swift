@@ -23,7 +23,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// ``recycle(_:)``).
     @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
     /// The bytes allocated at ``bytes`` for input, followed by ``padding`` more.
-    @exclusivity(unchecked) private(set) var capacity: Int
+    @exclusivity(unchecked) private var capacity: Int
 
     /// Zero bytes after the input's last byte, so that the fast paths may load a few bytes
     /// past the end of the value they read and check the value's extent once afterwards,
@@ -61,7 +61,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// Keyed-container index: for a container whose index starts at `s`, `arena[s]` is
     /// the entry to try first, and `arena[s + 1 + 2i]`, `arena[s + 2 + 2i]` are entry
     /// `i`'s name index and value offset.
-    @exclusivity(unchecked) var arena = ArchiveScratch<Int>(capacity: initialArena)
+    @exclusivity(unchecked) var arena = ArchiveScratch<Int>(capacity: 256)
     /// `stamps[name] == serial` while scanning the container with that serial number
     /// means the name was already seen in it: a duplicate key.
     @exclusivity(unchecked) var stamps = ArchiveScratch<Int>(capacity: 1)
@@ -123,8 +123,6 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     static let maximumKeptCapacity = 1 << 20
     static let maximumKeptNames = 4096
     static let maximumKeptArena = 1 << 16
-    /// The container index's size in a new state.
-    static let initialArena = 256
 
     /// A state for a decode of `data` that starts: a pooled one if there is one.
     static func make(

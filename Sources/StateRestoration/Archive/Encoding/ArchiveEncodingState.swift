@@ -61,7 +61,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// UTF-8 byte count (a varint) and bytes. Bytes rather than an array of `String`s, which
     /// cost a release of each name when the state was reset for the next encode, and a
     /// `withUTF8` call for each in every write.
-    @exclusivity(unchecked) var nameTable = ArchiveScratch<UInt8>(capacity: initialNameTable)
+    @exclusivity(unchecked) var nameTable = ArchiveScratch<UInt8>(capacity: 1024)
     /// The number of names in ``nameTable``.
     @exclusivity(unchecked) var nameCount = 0
     /// Finds a key's name-table index: from ``ArchiveNameBook/take()`` for the length of the
@@ -83,7 +83,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     /// cost more than the book saves); valid whenever `book` is set.
     @exclusivity(unchecked) private var unmanagedBook: Unmanaged<ArchiveNameBook>?
 
-    @exclusivity(unchecked) var frames = ArchiveScratch<Frame>(capacity: initialFrames)
+    @exclusivity(unchecked) var frames = ArchiveScratch<Frame>(capacity: 64)
     @exclusivity(unchecked) var openFrames = ArchiveScratch<Int>(capacity: 16)
     /// Bytes of the output that are not in the raw buffer and sit outside every
     /// container: headers of closed top-level containers and external payloads.
@@ -131,14 +131,7 @@ final class ArchiveEncodingState: ArchiveKeyNaming {
     let containers = ArchiveContainerCache()
     @exclusivity(unchecked) var userInfo: [CodingUserInfoKey: any Sendable]
 
-    /// The sizes of a new state's raw buffer, container frames and name table.
-    static let initialCapacity = 4096
-    static let initialFrames = 64
-    static let initialNameTable = 1024
-
-    init(
-        userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = initialCapacity, externalThreshold: Int = .max
-    ) {
+    init(userInfo: [CodingUserInfoKey: any Sendable], capacity: Int = 4096, externalThreshold: Int = .max) {
         self.userInfo = userInfo
         self.externalThreshold = externalThreshold
         self.capacity = capacity
