@@ -155,6 +155,93 @@ import Testing
         let large = try ArchiveEncoder().encode(Data(count: ArchiveDecodingState.maximumKeptCapacity + 1))
         let copy = try ArchiveDecodingState(copying: large, maximumDepth: 64, userInfo: [:])
         #expect(!copy.isSmallEnoughToKeep)
+
+        // Few names, but long ones: only the kept bytes of the table are past their limit.
+        let longNames = Dictionary(
+            uniqueKeysWithValues: (0..<700).map { (String(repeating: "n", count: 100) + "\($0)", $0) })
+        let table = try ArchiveDecodingState(
+            copying: ArchiveEncoder().encode(longNames), maximumDepth: 64, userInfo: [:])
+        #expect(table.names.count == 700)
+        #expect(table.names.capacity <= ArchiveDecodingState.maximumKeptNames)
+        #expect(!table.isSmallEnoughToKeep)
+    }
+
+    struct AB: Codable, Equatable {
+        var a: Int
+        var b: Int
+    }
+
+    /// The same fields as ``AB``, first used in the other order: a name table of the same
+    /// length as ``AB``'s whose names have each other's indices.
+    struct BA: Codable, Equatable {
+        var b: Int
+        var a: Int
+    }
+
+    /// Ends `state`'s decode and starts it on `data`, as the pool does with a kept state.
+    static func reuse(_ state: ArchiveDecodingState, for data: Data) throws(ArchiveError) {
+        state.containers.endCall()
+        state.reset()
+        try state.start(copying: data)
+    }
+
+    static func decodeAB(_ state: ArchiveDecodingState) throws -> AB {
+        defer { state.containers.endCall() }
+        return try state.decodeGeneric(AB.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
+    }
+
+    @Test("a reused decoding state keeps its field-name table only for an input whose table has the same bytes")
+    func nameTableKeptForSameBytes() throws {
+        let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
+        let ba = try ArchiveEncoder().encode(BA(b: 20, a: 10))
+        // Same table length, other bytes: a state that compared lengths only would swap a and b.
+        #expect(ab.count == ba.count && ab != ba)
+        let state = try ArchiveDecodingState(copying: ab, maximumDepth: 64, userInfo: [:])
+        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+        let kept = state.tableBytes
+        #expect(kept == Array(ab[4..<(4 + kept.count)]))
+
+        try Self.reuse(state, for: ab)
+        #expect(state.tableBytes == kept)
+        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+
+        try Self.reuse(state, for: ba)
+        #expect(state.names == ["b", "a"])
+        #expect(try Self.decodeAB(state) == AB(a: 10, b: 20))
+
+        try Self.reuse(state, for: ab)
+        #expect(state.names == ["a", "b"])
+        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+    }
+
+    @Test("a name table that failed to read is not kept: an input with the last good table's bytes reads it again")
+    func failedNameTableNotKept() throws {
+        let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
+        // AB's table is count 2, length 4, then 1 "a" 1 "b": make the second name "a" too.
+        var duplicate = ab
+        #expect(Array(ab[4..<10]) == [2, 4, 1, UInt8(ascii: "a"), 1, UInt8(ascii: "b")])
+        duplicate[9] = UInt8(ascii: "a")
+
+        let state = try ArchiveDecodingState(copying: ab, maximumDepth: 64, userInfo: [:])
+        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+        #expect(throws: ArchiveError.self) { try Self.reuse(state, for: duplicate) }
+        #expect(state.tableBytes.isEmpty)
+        // The failed read left only "a" in the names; the good table must be read again.
+        try Self.reuse(state, for: ab)
+        #expect(state.names == ["a", "b"])
+        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+    }
+
+    @Test("decodes through the pool of values whose name tables alternate stay right")
+    func alternatingTablesThroughPool() throws {
+        let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
+        let ba = try ArchiveEncoder().encode(BA(b: 20, a: 10))
+        for _ in 0..<50 {
+            #expect(try ArchiveDecoder().decode(AB.self, from: ab) == AB(a: 1, b: 2))
+            #expect(try ArchiveDecoder().decode(AB.self, from: ab) == AB(a: 1, b: 2))
+            #expect(try ArchiveDecoder().decode(AB.self, from: ba) == AB(a: 10, b: 20))
+            #expect(try ArchiveDecoder().decode(BA.self, from: ab) == BA(b: 2, a: 1))
+        }
     }
 
     /// A recursive value that keeps the container of its outermost level, opened before the

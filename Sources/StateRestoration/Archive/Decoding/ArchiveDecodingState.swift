@@ -40,6 +40,13 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// The field-name table.
     @exclusivity(unchecked) var names: [String] = []
     @exclusivity(unchecked) var indexByName: [String: Int] = [:]
+    /// The bytes the field-name table above was read from (its count and length varints, then
+    /// the names), or empty when the table is not known good (never read, or a read of it
+    /// failed). A pooled state whose next input starts with the same bytes keeps the table,
+    /// its index and ``nameCache`` instead of reading them again: decodes of the same kind of
+    /// value (the screens of one type at a launch, a value decoded repeatedly) share their
+    /// table, and reading one cost a small decode about a quarter of its instructions.
+    @exclusivity(unchecked) var tableBytes: [UInt8] = []
     /// Cache from a key string's raw bits to its name index (-1: not in the table); see
     /// ``nameIndex(for:)``.
     @exclusivity(unchecked) var nameCache = ArchiveNameCache()
@@ -95,7 +102,8 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     }
 
     /// Copies `data` and reads its preamble; see ``init(copying:maximumDepth:userInfo:)``.
-    private func start(copying data: Data) throws(ArchiveError) {
+    /// For a state that ``reset()`` left ready for another input.
+    func start(copying data: Data) throws(ArchiveError) {
         keyStamp = ArchiveKeyTable.newStamp()
         size = data.count
         if capacity < size {
@@ -117,12 +125,14 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// (filling a new state's caches was most of a small decode's 29,000 instructions).
     private static let pool = ArchiveObjectPool<ArchiveDecodingState>()
     /// A state that copied more input than this, made room for more names than
-    /// ``maximumKeptNames`` (a hostile input can declare many and fail before it has them), or
-    /// whose container index grew past ``maximumKeptArena`` slots, is not kept, so that pooled
+    /// ``maximumKeptNames`` (a hostile input can declare many and fail before it has them),
+    /// whose container index grew past ``maximumKeptArena`` slots, or whose field-name table
+    /// took more than ``maximumKeptTableBytes`` bytes, is not kept, so that pooled
     /// states stay small (their other buffers grow with the input's nesting, not its size).
     static let maximumKeptCapacity = 1 << 20
     static let maximumKeptNames = 4096
     static let maximumKeptArena = 1 << 16
+    static let maximumKeptTableBytes = 1 << 16
 
     /// A state for a decode of `data` that starts: a pooled one if there is one.
     static func make(
@@ -157,16 +167,14 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     var isSmallEnoughToKeep: Bool {
         capacity <= Self.maximumKeptCapacity && names.capacity <= Self.maximumKeptNames
             && indexByName.capacity <= 2 * Self.maximumKeptNames && stamps.capacity <= Self.maximumKeptNames
-            && arena.capacity <= Self.maximumKeptArena
+            && arena.capacity <= Self.maximumKeptArena && tableBytes.capacity <= Self.maximumKeptTableBytes
     }
 
     /// Forgets the decode that is over, keeping the memory of its buffers and caches.
-    private func reset() {
+    func reset() {
         size = 0
         userInfo = [:]
-        names.removeAll(keepingCapacity: true)
-        indexByName.removeAll(keepingCapacity: true)
-        nameCache.removeAll()
+        // The field-name table is kept for the next input (see ``tableBytes``).
         decodableArrays.publishAndKeep(to: ArchiveSharedConformances.decodableArrays)
         rootPosition = 0
         arena.truncate(to: 0)
@@ -221,9 +229,43 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
                 offset: countOffset
             )
         }
-        names.reserveCapacity(Int(nameCount))
-        indexByName.reserveCapacity(Int(nameCount))
-        for _ in 0..<Int(nameCount) {
+        if tableEnd - countOffset == tableBytes.count,
+            tableBytes.withUnsafeBufferPointer({ kept in
+                kept.baseAddress.map { memcmp($0, bytes + countOffset, kept.count) == 0 } ?? false
+            })
+        {
+            // The table the previous input of this state had, read and checked then.
+            p = tableEnd
+        } else {
+            try readNameTable(count: Int(nameCount), from: countOffset, at: &p, end: tableEnd)
+        }
+        // A stamp per name; any below `serial` (a reused state's) is as good as 0.
+        while stamps.count < names.count { stamps.append(0) }
+        rootPosition = p
+        let rootEnd = try skipValue(at: p, end: size, implied: ArchiveTag.none)
+        guard rootEnd == size else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive has \(size - rootEnd) trailing bytes at byte \(rootEnd) after the root value",
+                offset: rootEnd
+            )
+        }
+    }
+
+    /// Reads the `count` names of the field-name table from `p` up to `end`, where the table
+    /// ends, rejecting duplicates and invalid UTF-8; remembers the table's bytes, from `start`
+    /// (its count varint), once all of it is good.
+    private func readNameTable(count nameCount: Int, from start: Int, at p: inout Int, end tableEnd: Int)
+        throws(ArchiveError)
+    {
+        let tableStart = p
+        tableBytes.removeAll(keepingCapacity: true)
+        names.removeAll(keepingCapacity: true)
+        indexByName.removeAll(keepingCapacity: true)
+        nameCache.removeAll()
+        names.reserveCapacity(nameCount)
+        indexByName.reserveCapacity(nameCount)
+        for _ in 0..<nameCount {
             let nameOffset = p
             let name = try readStringPayload(&p, end: tableEnd, "field name")
             guard indexByName.updateValue(names.count, forKey: name) == nil else {
@@ -239,22 +281,12 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         guard p == tableEnd else {
             throw ArchiveError(
                 .lengthMismatch,
-                "archive field-name table declares \(tableLength) bytes but its \(nameCount) names end at byte \(p), "
-                    + "not \(tableEnd)",
+                "archive field-name table declares \(tableEnd - tableStart) bytes but its \(nameCount) names end at "
+                    + "byte \(p), not \(tableEnd)",
                 offset: p
             )
         }
-        // A stamp per name; any below `serial` (a reused state's) is as good as 0.
-        while stamps.count < names.count { stamps.append(0) }
-        rootPosition = p
-        let rootEnd = try skipValue(at: p, end: size, implied: ArchiveTag.none)
-        guard rootEnd == size else {
-            throw ArchiveError(
-                .lengthMismatch,
-                "archive has \(size - rootEnd) trailing bytes at byte \(rootEnd) after the root value",
-                offset: rootEnd
-            )
-        }
+        tableBytes.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: tableEnd - start))
     }
 
     // MARK: - Errors
