@@ -20,17 +20,19 @@ struct RestorationBenchmarks {
         if flags.contains("--help") || !flags.isSubset(of: known) {
             print("usage: restoration-benchmarks [--quick] [--json]")
             print(
-                "       restoration-benchmarks --profile archive-encode|archive-decode|launch|save-one-changed"
-                    + "|save-one-changed-file")
+                "       restoration-benchmarks --profile archive-encode|archive-decode|screen-decodes|launch"
+                    + "|save-one-changed|save-one-changed-file")
             print("  --quick    few, short batches: a smoke run (about half a minute on 2 busy cores)")
             print("  --json     print the figures as JSON instead of tables")
             print("  --profile  only run one thing, untimed, for a profiler: ArchiveEncoder or ArchiveDecoder")
-            print("             on the medium workload 200 times (valgrind --tool=callgrind), or 3 launches,")
+            print("             on the medium workload 200 times (valgrind --tool=callgrind), or its 24 screens'")
+            print("             states from an archive each, one after the other (screen-decodes), or 3 launches,")
             print("             or 200 saves where one screen changed, of the large hierarchy on an InMemoryStore")
             print("             (on a FileStore in a temporary directory: save-one-changed-file)")
             print("             (perf record -g; valgrind stops on these here)")
-            print("             PROFILE_N=n encodes, decodes or saves n times instead: the difference between two")
-            print("             counts is the steady state, without the first call's one-time costs")
+            print("             PROFILE_N=n encodes, decodes (rounds of screens) or saves n times instead: the")
+            print("             difference between two counts is the steady state, without the first call's")
+            print("             one-time costs")
             exit(flags.isSubset(of: known) ? 0 : 2)
         }
         let quick = flags.contains("--quick")
@@ -70,6 +72,18 @@ struct RestorationBenchmarks {
                 for _ in 0..<profileCount { blackHole(try codec.encode(tree)) }
             case "archive-decode":
                 for _ in 0..<profileCount { blackHole(try codec.decode(data)) }
+            case "screen-decodes":
+                // Each screen's state of the medium tree in an archive of its own, decoded one
+                // after the other, as a launch decodes them: their name tables differ.
+                let states = tree.tabs.flatMap(\.screens).map(\.state)
+                let archives = try states.map { try ArchiveEncoder().encode($0) }
+                guard try archives.map({ try ArchiveDecoder().decode(ScreenState.self, from: $0) }) == states else {
+                    log("ArchiveDecoder did not decode the medium workload's screens it encoded")
+                    return 1
+                }
+                for _ in 0..<profileCount {
+                    for archive in archives { blackHole(try ArchiveDecoder().decode(ScreenState.self, from: archive)) }
+                }
             case "launch", "save-one-changed", "save-one-changed-file":
                 let hierarchy = try Hierarchy(.large)
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -98,8 +112,8 @@ struct RestorationBenchmarks {
                 }
             default:
                 log(
-                    "unknown profile \(what); use archive-encode, archive-decode, launch, save-one-changed"
-                        + " or save-one-changed-file")
+                    "unknown profile \(what); use archive-encode, archive-decode, screen-decodes, launch,"
+                        + " save-one-changed or save-one-changed-file")
                 return 2
             }
             return 0
