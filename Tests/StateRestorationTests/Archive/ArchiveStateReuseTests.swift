@@ -226,10 +226,80 @@ import Testing
         #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
         #expect(throws: ArchiveError.self) { try Self.reuse(state, for: duplicate) }
         #expect(state.tableBytes.isEmpty)
-        // The failed read left only "a" in the names; the good table must be read again.
-        try Self.reuse(state, for: ab)
+        // The failed table's names go when the state is kept (a hostile table's can be large).
+        state.containers.endCall()
+        state.reset()
+        #expect(state.names.isEmpty)
+        try state.start(copying: ab)
         #expect(state.names == ["a", "b"])
         #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+    }
+
+    /// A value whose field name is longer than 15 bytes, so that a `String` of it has storage
+    /// of its own, and whose key makes that name anew at every use, as a key built at run
+    /// time does.
+    struct Long: Codable, Equatable {
+        static let name = "a field name longer than fifteen bytes"
+        var value: Int
+
+        struct Key: CodingKey {
+            var stringValue: String { ["a field name longer", " than fifteen bytes"].joined() }
+            init?(stringValue: String) { guard stringValue == Long.name else { return nil } }
+            init() {}
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        init(value: Int) { self.value = value }
+
+        init(from decoder: any Decoder) throws {
+            value = try decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key())
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(value, forKey: Key())
+        }
+    }
+
+    static func decodeLong(_ state: ArchiveDecodingState) throws -> Long {
+        defer { state.containers.endCall() }
+        return try state.decodeGeneric(Long.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
+    }
+
+    @Test("a kept field-name table is not read again: its names are the same strings, until another table comes")
+    func keptTableNotReadAgain() throws {
+        let long = try ArchiveEncoder().encode(Long(value: 5))
+        let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
+        let state = try ArchiveDecodingState(copying: long, maximumDepth: 64, userInfo: [:])
+        #expect(try Self.decodeLong(state) == Long(value: 5))
+        // A long name's words are its storage: a table read again makes new strings (this one
+        // is held, so that no new string can take its address).
+        let first = state.names[0]
+        let words = ArchiveNameCache.words(of: first)
+        try Self.reuse(state, for: long)
+        #expect(state.names == [Long.name])
+        #expect(ArchiveNameCache.words(of: state.names[0]) == words)
+        #expect(try Self.decodeLong(state) == Long(value: 5))
+        try Self.reuse(state, for: ab)
+        try Self.reuse(state, for: long)
+        #expect(state.names == [Long.name])
+        #expect(ArchiveNameCache.words(of: state.names[0]) != words)
+        #expect(try Self.decodeLong(state) == Long(value: 5))
+        withExtendedLifetime(first) {}
+    }
+
+    @Test("keys made at run time do not build up in a state that keeps its table from decode to decode")
+    func runTimeKeysDoNotBuildUp() throws {
+        let long = try ArchiveEncoder().encode(Long(value: 5))
+        let state = try ArchiveDecodingState(copying: long, maximumDepth: 64, userInfo: [:])
+        for _ in 0..<300 {
+            #expect(try Self.decodeLong(state) == Long(value: 5))
+            try Self.reuse(state, for: long)
+        }
+        // Each decode added its own key string to the name cache; they went with each decode.
+        #expect(!state.nameCache.isFull)
+        #expect(try Self.decodeLong(state) == Long(value: 5))
     }
 
     @Test("decodes through the pool of values whose name tables alternate stay right")

@@ -42,11 +42,14 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     @exclusivity(unchecked) var indexByName: [String: Int] = [:]
     /// The bytes the field-name table above was read from (its count and length varints, then
     /// the names), or empty when the table is not known good (never read, or a read of it
-    /// failed). A pooled state whose next input starts with the same bytes keeps the table,
-    /// its index and ``nameCache`` instead of reading them again: decodes of the same kind of
-    /// value (the screens of one type at a launch, a value decoded repeatedly) share their
-    /// table, and reading one cost a small decode about a quarter of its instructions.
+    /// failed). A pooled state whose next input starts with the same bytes keeps the table and
+    /// its index instead of reading them again, and only puts the names back in ``nameCache``:
+    /// decodes of the same kind of value (a launch's node records, a value decoded repeatedly)
+    /// share their table, and reading it cost a decode of the benchmark's medium tree 6 % of
+    /// its instructions.
     @exclusivity(unchecked) var tableBytes: [UInt8] = []
+    /// Whether ``nameCache`` holds the names of the table (it may hold keys besides).
+    @exclusivity(unchecked) var nameCacheHoldsTable = false
     /// Cache from a key string's raw bits to its name index (-1: not in the table); see
     /// ``nameIndex(for:)``.
     @exclusivity(unchecked) var nameCache = ArchiveNameCache()
@@ -102,7 +105,8 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     }
 
     /// Copies `data` and reads its preamble; see ``init(copying:maximumDepth:userInfo:)``.
-    /// For a state that ``reset()`` left ready for another input.
+    /// Only for a new state or one that ``reset()`` left ready for another input, after its
+    /// containers' call ended (``recycle(_:)`` does both, then the pool hands it out).
     func start(copying data: Data) throws(ArchiveError) {
         keyStamp = ArchiveKeyTable.newStamp()
         size = data.count
@@ -133,6 +137,9 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     static let maximumKeptNames = 4096
     static let maximumKeptArena = 1 << 16
     static let maximumKeptTableBytes = 1 << 16
+    /// The most keys, besides a kept table's names, that ``nameCache`` keeps from one decode to
+    /// the next (see ``reset()``).
+    static let maximumKeptKeys = 64
 
     /// A state for a decode of `data` that starts: a pooled one if there is one.
     static func make(
@@ -170,11 +177,25 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
             && arena.capacity <= Self.maximumKeptArena && tableBytes.capacity <= Self.maximumKeptTableBytes
     }
 
-    /// Forgets the decode that is over, keeping the memory of its buffers and caches.
+    /// Forgets the decode that is over, keeping the memory of its buffers and caches, and the
+    /// field-name table if it read whole (see ``tableBytes``). Only after the decode's
+    /// containers' call ended (``ArchiveContainerCache/endCall()``).
     func reset() {
         size = 0
         userInfo = [:]
-        // The field-name table is kept for the next input (see ``tableBytes``).
+        if tableBytes.isEmpty {
+            // A table that failed to read: let its names go (a hostile input's can be large).
+            names.removeAll(keepingCapacity: true)
+            indexByName.removeAll(keepingCapacity: true)
+            nameCache.removeAll()
+            nameCacheHoldsTable = false
+        } else if nameCache.entryCount > names.count + Self.maximumKeptKeys {
+            // Keys that lookups added over the decodes that kept this table: a key type that
+            // makes its long names anew at every use adds one each time. The table's names go
+            // back in at the next input that keeps it (``readPreamble()``).
+            nameCache.removeAll()
+            nameCacheHoldsTable = false
+        }
         decodableArrays.publishAndKeep(to: ArchiveSharedConformances.decodableArrays)
         rootPosition = 0
         arena.truncate(to: 0)
@@ -236,6 +257,12 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         {
             // The table the previous input of this state had, read and checked then.
             p = tableEnd
+            if !nameCacheHoldsTable {
+                for (index, name) in names.enumerated() {
+                    nameCache.insert(ArchiveNameCache.words(of: name), index: index, keepingAlive: nil)
+                }
+                nameCacheHoldsTable = true
+            }
         } else {
             try readNameTable(count: Int(nameCount), from: countOffset, at: &p, end: tableEnd)
         }
@@ -263,6 +290,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         names.removeAll(keepingCapacity: true)
         indexByName.removeAll(keepingCapacity: true)
         nameCache.removeAll()
+        nameCacheHoldsTable = true
         names.reserveCapacity(nameCount)
         indexByName.reserveCapacity(nameCount)
         for _ in 0..<nameCount {

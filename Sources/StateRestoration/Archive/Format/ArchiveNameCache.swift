@@ -43,6 +43,9 @@ struct ArchiveNameCache {
     /// Whether the cache takes no more entries (see ``insert(_:index:keepingAlive:)``).
     var isFull: Bool { count >= Self.capacity / 2 }
 
+    /// How many entries the cache holds.
+    var entryCount: Int { count }
+
     /// Forgets every cached index, keeping the memory.
     mutating func removeAll() {
         guard count > 0 else { return }
