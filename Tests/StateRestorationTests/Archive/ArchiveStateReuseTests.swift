@@ -185,9 +185,10 @@ import Testing
         try state.start(copying: data)
     }
 
-    static func decodeAB(_ state: ArchiveDecodingState) throws -> AB {
+    /// Decodes the input `state` started on as a `T`, and ends the call.
+    static func decode<T: Decodable>(_: T.Type, on state: ArchiveDecodingState) throws -> T {
         defer { state.containers.endCall() }
-        return try state.decodeGeneric(AB.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
+        return try state.decodeGeneric(T.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
     }
 
     @Test("a reused decoding state keeps its field-name table only for an input whose table has the same bytes")
@@ -197,21 +198,21 @@ import Testing
         // Same table length, other bytes: a state that compared lengths only would swap a and b.
         #expect(ab.count == ba.count && ab != ba)
         let state = try ArchiveDecodingState(copying: ab, maximumDepth: 64, userInfo: [:])
-        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+        #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
         let kept = state.tableBytes
         #expect(kept == Array(ab[4..<(4 + kept.count)]))
 
         try Self.reuse(state, for: ab)
         #expect(state.tableBytes == kept)
-        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+        #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
 
         try Self.reuse(state, for: ba)
         #expect(state.names == ["b", "a"])
-        #expect(try Self.decodeAB(state) == AB(a: 10, b: 20))
+        #expect(try Self.decode(AB.self, on: state) == AB(a: 10, b: 20))
 
         try Self.reuse(state, for: ab)
         #expect(state.names == ["a", "b"])
-        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+        #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
     }
 
     @Test("a name table that failed to read is not kept: an input with the last good table's bytes reads it again")
@@ -223,7 +224,7 @@ import Testing
         duplicate[9] = UInt8(ascii: "a")
 
         let state = try ArchiveDecodingState(copying: ab, maximumDepth: 64, userInfo: [:])
-        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+        #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
         #expect(throws: ArchiveError.self) { try Self.reuse(state, for: duplicate) }
         #expect(state.tableBytes.isEmpty)
         // The failed table's names go when the state is kept (a hostile table's can be large).
@@ -232,7 +233,7 @@ import Testing
         #expect(state.names.isEmpty)
         try state.start(copying: ab)
         #expect(state.names == ["a", "b"])
-        #expect(try Self.decodeAB(state) == AB(a: 1, b: 2))
+        #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
     }
 
     /// A value whose field name is longer than 15 bytes, so that a `String` of it has storage
@@ -262,17 +263,12 @@ import Testing
         }
     }
 
-    static func decodeLong(_ state: ArchiveDecodingState) throws -> Long {
-        defer { state.containers.endCall() }
-        return try state.decodeGeneric(Long.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
-    }
-
     @Test("a kept field-name table is not read again: its names are the same strings, until another table comes")
     func keptTableNotReadAgain() throws {
         let long = try ArchiveEncoder().encode(Long(value: 5))
         let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
         let state = try ArchiveDecodingState(copying: long, maximumDepth: 64, userInfo: [:])
-        #expect(try Self.decodeLong(state) == Long(value: 5))
+        #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
         // A long name's words are its storage: a table read again makes new strings (this one
         // is held, so that no new string can take its address).
         let first = state.names[0]
@@ -280,12 +276,12 @@ import Testing
         try Self.reuse(state, for: long)
         #expect(state.names == [Long.name])
         #expect(ArchiveNameCache.words(of: state.names[0]) == words)
-        #expect(try Self.decodeLong(state) == Long(value: 5))
+        #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
         try Self.reuse(state, for: ab)
         try Self.reuse(state, for: long)
         #expect(state.names == [Long.name])
         #expect(ArchiveNameCache.words(of: state.names[0]) != words)
-        #expect(try Self.decodeLong(state) == Long(value: 5))
+        #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
         withExtendedLifetime(first) {}
     }
 
@@ -294,12 +290,12 @@ import Testing
         let long = try ArchiveEncoder().encode(Long(value: 5))
         let state = try ArchiveDecodingState(copying: long, maximumDepth: 64, userInfo: [:])
         for _ in 0..<300 {
-            #expect(try Self.decodeLong(state) == Long(value: 5))
+            #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
             try Self.reuse(state, for: long)
         }
         // Each decode added its own key string to the name cache; they went with each decode.
         #expect(!state.nameCache.isFull)
-        #expect(try Self.decodeLong(state) == Long(value: 5))
+        #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
     }
 
     @Test("decodes through the pool of values whose name tables alternate stay right")

@@ -43,13 +43,10 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// The bytes the field-name table above was read from (its count and length varints, then
     /// the names), or empty when the table is not known good (never read, or a read of it
     /// failed). A pooled state whose next input starts with the same bytes keeps the table and
-    /// its index instead of reading them again, and only puts the names back in ``nameCache``:
-    /// decodes of the same kind of value (a launch's node records, a value decoded repeatedly)
+    /// its index (and its names in ``nameCache``) instead of reading them again: decodes of the same kind of value (a launch's node records, a value decoded repeatedly)
     /// share their table, and reading it cost a decode of the benchmark's medium tree 6 % of
     /// its instructions.
     @exclusivity(unchecked) var tableBytes: [UInt8] = []
-    /// Whether ``nameCache`` holds the names of the table (it may hold keys besides).
-    @exclusivity(unchecked) var nameCacheHoldsTable = false
     /// Cache from a key string's raw bits to its name index (-1: not in the table); see
     /// ``nameIndex(for:)``.
     @exclusivity(unchecked) var nameCache = ArchiveNameCache()
@@ -188,13 +185,12 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
             names.removeAll(keepingCapacity: true)
             indexByName.removeAll(keepingCapacity: true)
             nameCache.removeAll()
-            nameCacheHoldsTable = false
         } else if nameCache.entryCount > names.count + Self.maximumKeptKeys {
-            // Keys that lookups added over the decodes that kept this table: a key type that
-            // makes its long names anew at every use adds one each time. The table's names go
-            // back in at the next input that keeps it (``readPreamble()``).
+            // Keys that lookups added over the decodes that kept this table (a key type that
+            // makes its long names anew at every use adds one each time): only the table's
+            // names stay.
             nameCache.removeAll()
-            nameCacheHoldsTable = false
+            cacheTableNames()
         }
         decodableArrays.publishAndKeep(to: ArchiveSharedConformances.decodableArrays)
         rootPosition = 0
@@ -257,12 +253,6 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         {
             // The table the previous input of this state had, read and checked then.
             p = tableEnd
-            if !nameCacheHoldsTable {
-                for (index, name) in names.enumerated() {
-                    nameCache.insert(ArchiveNameCache.words(of: name), index: index, keepingAlive: nil)
-                }
-                nameCacheHoldsTable = true
-            }
         } else {
             try readNameTable(count: Int(nameCount), from: countOffset, at: &p, end: tableEnd)
         }
@@ -290,7 +280,6 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         names.removeAll(keepingCapacity: true)
         indexByName.removeAll(keepingCapacity: true)
         nameCache.removeAll()
-        nameCacheHoldsTable = true
         names.reserveCapacity(nameCount)
         indexByName.reserveCapacity(nameCount)
         for _ in 0..<nameCount {
@@ -303,7 +292,6 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
                     offset: nameOffset
                 )
             }
-            nameCache.insert(ArchiveNameCache.words(of: name), index: names.count, keepingAlive: nil)
             names.append(name)
         }
         guard p == tableEnd else {
@@ -314,7 +302,16 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
                 offset: p
             )
         }
+        cacheTableNames()
         tableBytes.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: tableEnd - start))
+    }
+
+    /// Puts the table's names in ``nameCache``, whose keys of up to 15 bytes then find them at
+    /// once (see ``nameIndex(for:)``).
+    private func cacheTableNames() {
+        for (index, name) in names.enumerated() {
+            nameCache.insert(ArchiveNameCache.words(of: name), index: index, keepingAlive: nil)
+        }
     }
 
     // MARK: - Errors
