@@ -43,9 +43,10 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// The bytes the field-name table above was read from (its count and length varints, then
     /// the names), or empty when the table is not known good (never read, or a read of it
     /// failed). A pooled state whose next input starts with the same bytes keeps the table and
-    /// its index (and its names in ``nameCache``) instead of reading them again: decodes of the same kind of value (a launch's node records, a value decoded repeatedly)
-    /// share their table, and reading it cost a decode of the benchmark's medium tree 6 % of
-    /// its instructions.
+    /// its index (and its names in ``nameCache``) instead of reading them again: decodes of the
+    /// same kind of value (a launch's node records, a value decoded repeatedly) share their
+    /// table, and reading it cost a decode of the benchmark's medium tree 6 % of its
+    /// instructions.
     @exclusivity(unchecked) var tableBytes: [UInt8] = []
     /// Cache from a key string's raw bits to its name index (-1: not in the table); see
     /// ``nameIndex(for:)``.
