@@ -215,7 +215,7 @@ import Testing
         #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
     }
 
-    @Test("a name table that failed to read is not kept: an input with the last good table's bytes reads it again")
+    @Test("a name table that failed to read is not kept: an input with the last good table's bytes takes that one back")
     func failedNameTableNotKept() throws {
         let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
         // AB's table is count 2, length 4, then 1 "a" 1 "b": make the second name "a" too.
@@ -227,12 +227,15 @@ import Testing
         #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
         #expect(throws: ArchiveError.self) { try Self.reuse(state, for: duplicate) }
         #expect(state.tableBytes.isEmpty)
+        // The good table went to the earlier tables before the read; the failed one goes nowhere.
+        #expect(state.earlierTables.map(\.names) == [["a", "b"]])
         // The failed table's names go when the state is kept (a hostile table's can be large).
         state.containers.endCall()
         state.reset()
         #expect(state.names.isEmpty)
         try state.start(copying: ab)
         #expect(state.names == ["a", "b"])
+        #expect(state.earlierTables.isEmpty)
         #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
     }
 
@@ -263,7 +266,16 @@ import Testing
         }
     }
 
-    @Test("a kept field-name table is not read again: its names are the same strings, until another table comes")
+    /// Archives of `count` dictionaries whose keys differ from one to the next, so that each
+    /// has a field-name table of its own: `names` keys each, `"<prefix><i>-<j>"`.
+    static func distinctTables(_ count: Int, names: Int = 1, prefix: String = "k") throws -> [Data] {
+        try (0..<count).map { table in
+            try ArchiveEncoder().encode(
+                Dictionary(uniqueKeysWithValues: (0..<names).map { ("\(prefix)\(table)-\($0)", $0) }))
+        }
+    }
+
+    @Test("a kept field-name table is not read again: its names are the same strings, until it leaves the earlier tables")
     func keptTableNotReadAgain() throws {
         let long = try ArchiveEncoder().encode(Long(value: 5))
         let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
@@ -277,12 +289,76 @@ import Testing
         #expect(state.names == [Long.name])
         #expect(ArchiveNameCache.words(of: state.names[0]) == words)
         #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
+        // Another table, then this one again: taken back from the earlier tables, not read.
         try Self.reuse(state, for: ab)
+        #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
+        try Self.reuse(state, for: long)
+        #expect(state.names == [Long.name])
+        #expect(ArchiveNameCache.words(of: state.names[0]) == words)
+        #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
+        // One more other table than the earlier tables hold pushes it out: it is read again.
+        for data in try Self.distinctTables(ArchiveDecodingState.maximumEarlierTables + 1) {
+            try Self.reuse(state, for: data)
+        }
         try Self.reuse(state, for: long)
         #expect(state.names == [Long.name])
         #expect(ArchiveNameCache.words(of: state.names[0]) != words)
         #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
         withExtendedLifetime(first) {}
+    }
+
+    @Test("an earlier table is taken back only for an input whose table has its bytes, not just its length")
+    func earlierTableForSameBytes() throws {
+        let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
+        let ba = try ArchiveEncoder().encode(BA(b: 20, a: 10))
+        let other = try ArchiveEncoder().encode(Long(value: 5))
+        let state = try ArchiveDecodingState(copying: ab, maximumDepth: 64, userInfo: [:])
+        #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
+        try Self.reuse(state, for: ba)
+        try Self.reuse(state, for: other)
+        // The earlier tables are AB's and BA's, of one length: the newest, BA's, is not AB's.
+        #expect(state.earlierTables.map(\.names) == [["a", "b"], ["b", "a"]])
+        for _ in 0..<3 {
+            try Self.reuse(state, for: ab)
+            #expect(state.names == ["a", "b"])
+            #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
+            try Self.reuse(state, for: ba)
+            #expect(state.names == ["b", "a"])
+            #expect(try Self.decode(AB.self, on: state) == AB(a: 10, b: 20))
+            try Self.reuse(state, for: other)
+            #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
+        }
+        // Each table is either the state's or an earlier one, once.
+        #expect(state.earlierTables.count == 2)
+    }
+
+    @Test("the earlier tables stay within their bounds of tables, bytes and names, the oldest going first")
+    func earlierTablesBounded() throws {
+        let state = try ArchiveDecodingState(
+            copying: ArchiveEncoder().encode(AB(a: 1, b: 2)), maximumDepth: 64, userInfo: [:])
+        func check(_ archives: [Data], keepsNewest: Bool = true) throws {
+            for data in archives {
+                try Self.reuse(state, for: data)
+                let tables = state.earlierTables
+                #expect(tables.count <= ArchiveDecodingState.maximumEarlierTables)
+                #expect(tables.map(\.bytes.count).reduce(0, +) <= ArchiveDecodingState.maximumEarlierTableBytes)
+                #expect(tables.map(\.names.count).reduce(0, +) <= ArchiveDecodingState.maximumEarlierNames)
+            }
+            guard keepsNewest else { return }
+            // The newest are kept: the table before the current one is the last earlier one.
+            let previous = try ArchiveDecodingState(
+                copying: archives[archives.count - 2], maximumDepth: 64, userInfo: [:])
+            #expect(state.earlierTables.last?.bytes == previous.tableBytes)
+        }
+        // Many small tables; tables of long names (about 2 KB each); tables of many names.
+        try check(Self.distinctTables(100))
+        try check(Self.distinctTables(20, names: 16, prefix: String(repeating: "long", count: 30)))
+        #expect(state.earlierTables.count < 16)
+        try check(Self.distinctTables(20, names: 200))
+        #expect(state.earlierTables.count < 8)
+        // A table past the bytes bound by itself is dropped at once.
+        try check(Self.distinctTables(3, names: 100, prefix: String(repeating: "x", count: 200)), keepsNewest: false)
+        #expect(state.earlierTables.isEmpty)
     }
 
     @Test("keys made at run time do not build up in a state that keeps its table from decode to decode")

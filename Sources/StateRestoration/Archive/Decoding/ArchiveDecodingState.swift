@@ -48,6 +48,17 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// table, and reading it cost a decode of the benchmark's medium tree 6 % of its
     /// instructions.
     @exclusivity(unchecked) var tableBytes: [UInt8] = []
+    /// Tables this state read whole before the one above, oldest first: an input whose table
+    /// has the bytes of one of them takes it back instead of reading it again. A launch decodes
+    /// each screen's state from an archive of its own, and the screens of an app make a few
+    /// dozen tables (a screen type's optional fields present or not, its enums in one case or
+    /// another) that consecutive screens seldom share; reading them was a fifth of a launch's
+    /// decoding. Bounded by ``maximumEarlierTables``, ``maximumEarlierTableBytes`` and
+    /// ``maximumEarlierNames``, the oldest going first.
+    @exclusivity(unchecked) private(set) var earlierTables: [ArchiveReadTable] = []
+    /// The bytes and names of ``earlierTables``, for their bounds.
+    @exclusivity(unchecked) private var earlierTableBytes = 0
+    @exclusivity(unchecked) private var earlierNames = 0
     /// Cache from a key string's raw bits to its name index (-1: not in the table); see
     /// ``nameIndex(for:)``.
     @exclusivity(unchecked) var nameCache = ArchiveNameCache()
@@ -138,6 +149,12 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// The most keys, besides a kept table's names, that ``nameCache`` keeps from one decode to
     /// the next (see ``reset()``).
     static let maximumKeptKeys = 64
+    /// The bounds of ``earlierTables``: the tables, their bytes, and their names in all. They
+    /// keep a pooled state's earlier tables to about 100 KB at most (a few kilobytes for the
+    /// benchmark's screens), and a lookup to 64 length comparisons.
+    static let maximumEarlierTables = 64
+    static let maximumEarlierTableBytes = 16 * 1024
+    static let maximumEarlierNames = 1024
 
     /// A state for a decode of `data` that starts: a pooled one if there is one.
     static func make(
@@ -247,14 +264,26 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
                 offset: countOffset
             )
         }
-        if tableEnd - countOffset == tableBytes.count,
-            tableBytes.withUnsafeBufferPointer({ kept in
-                kept.baseAddress.map { memcmp($0, bytes + countOffset, kept.count) == 0 } ?? false
-            })
-        {
+        let tableCount = tableEnd - countOffset
+        if tableCount == tableBytes.count && isTable(tableBytes, at: countOffset) {
             // The table the previous input of this state had, read and checked then.
             p = tableEnd
+        } else if let earlier = earlierTables.lastIndex(where: {
+            $0.bytes.count == tableCount && isTable($0.bytes, at: countOffset)
+        }) {
+            // A table an earlier input had, read and checked then.
+            let table = earlierTables.remove(at: earlier)
+            earlierTableBytes -= table.bytes.count
+            earlierNames -= table.names.count
+            keepTable()
+            tableBytes = table.bytes
+            names = table.names
+            indexByName = table.indexByName
+            nameCache.removeAll()
+            cacheTableNames()
+            p = tableEnd
         } else {
+            keepTable()
             try readNameTable(count: Int(nameCount), from: countOffset, at: &p, end: tableEnd)
         }
         // A stamp per name; any below `serial` (a reused state's) is as good as 0.
@@ -268,6 +297,36 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
                 offset: rootEnd
             )
         }
+    }
+
+    /// Whether the input's bytes at `offset` start with `table`'s (the caller checked that the
+    /// input has that many there).
+    @inline(__always)
+    private func isTable(_ table: [UInt8], at offset: Int) -> Bool {
+        table.withUnsafeBufferPointer { kept in
+            kept.baseAddress.map { memcmp($0, bytes + offset, kept.count) == 0 } ?? false
+        }
+    }
+
+    /// Moves the current table, if it read whole, to ``earlierTables``, dropping the oldest
+    /// there past their bounds; the state is left without a table.
+    private func keepTable() {
+        guard !tableBytes.isEmpty else { return }
+        earlierTables.append(ArchiveReadTable(bytes: tableBytes, names: names, indexByName: indexByName))
+        earlierTableBytes += tableBytes.count
+        earlierNames += names.count
+        tableBytes = []
+        names = []
+        indexByName = [:]
+        var dropped = 0
+        while earlierTables.count - dropped > Self.maximumEarlierTables
+            || earlierTableBytes > Self.maximumEarlierTableBytes || earlierNames > Self.maximumEarlierNames
+        {
+            earlierTableBytes -= earlierTables[dropped].bytes.count
+            earlierNames -= earlierTables[dropped].names.count
+            dropped += 1
+        }
+        earlierTables.removeFirst(dropped)
     }
 
     /// Reads the `count` names of the field-name table from `p` up to `end`, where the table
@@ -793,4 +852,12 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         if implied != ArchiveTag.none { return implied }
         return position < size ? bytes[position] : ArchiveTag.none
     }
+}
+
+/// A field-name table that a decoding state read whole and checked: the bytes it was read from
+/// (its count and length varints, then the names), its names, and their index by name.
+struct ArchiveReadTable {
+    var bytes: [UInt8]
+    var names: [String]
+    var indexByName: [String: Int]
 }
