@@ -275,7 +275,7 @@ import Testing
         }
     }
 
-    @Test("a kept field-name table is not read again: its names are the same strings, until it leaves the earlier tables")
+    @Test("a kept name table is not read again: its names stay the same strings until it leaves the earlier tables")
     func keptTableNotReadAgain() throws {
         let long = try ArchiveEncoder().encode(Long(value: 5))
         let ab = try ArchiveEncoder().encode(AB(a: 1, b: 2))
