@@ -239,6 +239,25 @@ import Testing
         #expect(try Self.decode(AB.self, on: state) == AB(a: 1, b: 2))
     }
 
+    @Test("a table that failed to read leaves no room behind for the tables read after it to carry along")
+    func failedTableLeavesNoRoom() throws {
+        // A table that declares 4,000 empty names: the second is a duplicate, so the read fails
+        // after making room for all of them.
+        var hostile = Data("SRv".utf8) + [ArchiveFormat.version]
+        hostile += [0xA0, 0x1F, 0xA0, 0x1F] + Data(count: 4000)
+        let state = try ArchiveDecodingState(
+            copying: ArchiveEncoder().encode(AB(a: 1, b: 2)), maximumDepth: 64, userInfo: [:])
+        for (index, data) in try Self.distinctTables(8).enumerated() {
+            #expect(throws: ArchiveError.self) { try Self.reuse(state, for: hostile) }
+            try Self.reuse(state, for: data)
+            #expect(try Self.decode([String: Int].self, on: state) == ["k\(index)-0": 0])
+        }
+        #expect(state.earlierTables.count == 8)
+        for table in state.earlierTables {
+            #expect(table.names.capacity < 100 && table.indexByName.capacity < 100)
+        }
+    }
+
     /// A value whose field name is longer than 15 bytes, so that a `String` of it has storage
     /// of its own, and whose key makes that name anew at every use, as a key built at run
     /// time does.
@@ -296,8 +315,15 @@ import Testing
         #expect(state.names == [Long.name])
         #expect(ArchiveNameCache.words(of: state.names[0]) == words)
         #expect(try Self.decode(Long.self, on: state) == Long(value: 5))
+        // As many other tables as the earlier tables hold, with AB's among them: still kept.
+        for data in try Self.distinctTables(ArchiveDecodingState.maximumEarlierTables - 1) {
+            try Self.reuse(state, for: data)
+        }
+        #expect(state.earlierTables.count == ArchiveDecodingState.maximumEarlierTables)
+        try Self.reuse(state, for: long)
+        #expect(ArchiveNameCache.words(of: state.names[0]) == words)
         // One more other table than the earlier tables hold pushes it out: it is read again.
-        for data in try Self.distinctTables(ArchiveDecodingState.maximumEarlierTables + 1) {
+        for data in try Self.distinctTables(ArchiveDecodingState.maximumEarlierTables + 1, prefix: "m") {
             try Self.reuse(state, for: data)
         }
         try Self.reuse(state, for: long)
@@ -332,7 +358,7 @@ import Testing
         #expect(state.earlierTables.count == 2)
     }
 
-    @Test("the earlier tables stay within their bounds of tables, bytes and names, the oldest going first")
+    @Test("the earlier tables stay within their bounds of tables, bytes and names, the least recently used going first")
     func earlierTablesBounded() throws {
         let state = try ArchiveDecodingState(
             copying: ArchiveEncoder().encode(AB(a: 1, b: 2)), maximumDepth: 64, userInfo: [:])
@@ -352,6 +378,7 @@ import Testing
         }
         // Many small tables; tables of long names (about 2 KB each); tables of many names.
         try check(Self.distinctTables(100))
+        #expect(state.earlierTables.count == ArchiveDecodingState.maximumEarlierTables)
         try check(Self.distinctTables(20, names: 16, prefix: String(repeating: "long", count: 30)))
         #expect(state.earlierTables.count < 16)
         try check(Self.distinctTables(20, names: 200))

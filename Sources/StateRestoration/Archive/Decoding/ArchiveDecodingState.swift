@@ -48,15 +48,16 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// table, and reading it cost a decode of the benchmark's medium tree 6 % of its
     /// instructions.
     @exclusivity(unchecked) var tableBytes: [UInt8] = []
-    /// Tables this state read whole before the one above, oldest first: an input whose table
-    /// has the bytes of one of them takes it back instead of reading it again. A launch decodes
+    /// Tables this state read whole before the one above, the least recently used first: an
+    /// input whose table has the bytes of one of them takes it back instead of reading it again. A launch decodes
     /// each screen's state from an archive of its own, and the screens of an app make a few
     /// dozen tables (a screen type's optional fields present or not, its enums in one case or
     /// another) that consecutive screens seldom share; reading them was a fifth of a launch's
     /// decoding. Bounded by ``maximumEarlierTables``, ``maximumEarlierTableBytes`` and
-    /// ``maximumEarlierNames``, the oldest going first.
+    /// ``maximumEarlierNames``, the least recently used going first.
     @exclusivity(unchecked) private(set) var earlierTables: [ArchiveReadTable] = []
-    /// The bytes and names of ``earlierTables``, for their bounds.
+    /// The bytes and names of ``earlierTables`` (names counted by the room their array and
+    /// index have, see ``ArchiveReadTable/weight``), for their bounds.
     @exclusivity(unchecked) private var earlierTableBytes = 0
     @exclusivity(unchecked) private var earlierNames = 0
     /// Cache from a key string's raw bits to its name index (-1: not in the table); see
@@ -149,12 +150,12 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// The most keys, besides a kept table's names, that ``nameCache`` keeps from one decode to
     /// the next (see ``reset()``).
     static let maximumKeptKeys = 64
-    /// The bounds of ``earlierTables``: the tables, their bytes, and their names in all. They
-    /// keep a pooled state's earlier tables to about 100 KB at most (a few kilobytes for the
-    /// benchmark's screens), and a lookup to 64 length comparisons.
+    /// The bounds of ``earlierTables``: the tables, their bytes, and their names in all (by
+    /// ``ArchiveReadTable/weight``: a table of 20 names weighs 24, its index's room). They keep a
+    /// pooled state's earlier tables under 200 KB, and a lookup to 64 length comparisons.
     static let maximumEarlierTables = 64
     static let maximumEarlierTableBytes = 16 * 1024
-    static let maximumEarlierNames = 1024
+    static let maximumEarlierNames = 2048
 
     /// A state for a decode of `data` that starts: a pooled one if there is one.
     static func make(
@@ -199,9 +200,11 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         size = 0
         userInfo = [:]
         if tableBytes.isEmpty {
-            // A table that failed to read: let its names go (a hostile input's can be large).
-            names.removeAll(keepingCapacity: true)
-            indexByName.removeAll(keepingCapacity: true)
+            // A table that failed to read: let its names go, and the room made for them (a
+            // hostile input's can be large, and a table read into that room later would take it
+            // to the earlier tables).
+            names = []
+            indexByName = [:]
             nameCache.removeAll()
         } else if nameCache.entryCount > names.count + Self.maximumKeptKeys {
             // Keys that lookups added over the decodes that kept this table (a key type that
@@ -274,7 +277,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
             // A table an earlier input had, read and checked then.
             let table = earlierTables.remove(at: earlier)
             earlierTableBytes -= table.bytes.count
-            earlierNames -= table.names.count
+            earlierNames -= table.weight
             keepTable()
             tableBytes = table.bytes
             names = table.names
@@ -308,13 +311,14 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
         }
     }
 
-    /// Moves the current table, if it read whole, to ``earlierTables``, dropping the oldest
-    /// there past their bounds; the state is left without a table.
+    /// Moves the current table, if it read whole, to ``earlierTables``, dropping the least
+    /// recently used there past their bounds; the state is left without a table.
     private func keepTable() {
         guard !tableBytes.isEmpty else { return }
-        earlierTables.append(ArchiveReadTable(bytes: tableBytes, names: names, indexByName: indexByName))
-        earlierTableBytes += tableBytes.count
-        earlierNames += names.count
+        let table = ArchiveReadTable(bytes: tableBytes, names: names, indexByName: indexByName)
+        earlierTables.append(table)
+        earlierTableBytes += table.bytes.count
+        earlierNames += table.weight
         tableBytes = []
         names = []
         indexByName = [:]
@@ -323,7 +327,7 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
             || earlierTableBytes > Self.maximumEarlierTableBytes || earlierNames > Self.maximumEarlierNames
         {
             earlierTableBytes -= earlierTables[dropped].bytes.count
-            earlierNames -= earlierTables[dropped].names.count
+            earlierNames -= earlierTables[dropped].weight
             dropped += 1
         }
         earlierTables.removeFirst(dropped)
@@ -860,4 +864,8 @@ struct ArchiveReadTable {
     var bytes: [UInt8]
     var names: [String]
     var indexByName: [String: Int]
+
+    /// The names the table's memory has room for: at least its count, more if its array or
+    /// index was made for more.
+    var weight: Int { Swift.max(names.capacity, indexByName.capacity) }
 }
