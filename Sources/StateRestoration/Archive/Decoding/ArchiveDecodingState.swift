@@ -49,12 +49,13 @@ final class ArchiveDecodingState: ArchiveKeyNaming {
     /// instructions.
     @exclusivity(unchecked) var tableBytes: [UInt8] = []
     /// Tables this state read whole before the one above, the least recently used first: an
-    /// input whose table has the bytes of one of them takes it back instead of reading it again. A launch decodes
-    /// each screen's state from an archive of its own, and the screens of an app make a few
-    /// dozen tables (a screen type's optional fields present or not, its enums in one case or
-    /// another) that consecutive screens seldom share; reading them was a fifth of a launch's
-    /// decoding. Bounded by ``maximumEarlierTables``, ``maximumEarlierTableBytes`` and
-    /// ``maximumEarlierNames``, the least recently used going first.
+    /// input whose table has the bytes of one of them takes it back instead of reading it
+    /// again. A launch decodes each screen's state from an archive of its own, and the screens
+    /// of an app make a few dozen tables (a screen type's optional fields present or not, its
+    /// enums in one case or another) that consecutive screens seldom share; reading them was a
+    /// fifth of a launch's decoding. Bounded by ``maximumEarlierTables``,
+    /// ``maximumEarlierTableBytes`` and ``maximumEarlierNames``, the least recently used going
+    /// first.
     @exclusivity(unchecked) private(set) var earlierTables: [ArchiveReadTable] = []
     /// The bytes and names of ``earlierTables`` (names counted by the room their array and
     /// index have, see ``ArchiveReadTable/weight``), for their bounds.
