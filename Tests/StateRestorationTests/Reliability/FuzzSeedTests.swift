@@ -1,0 +1,55 @@
+import Foundation
+import StateRestoration
+import Testing
+
+/// The fuzzer's seed corpus (`Fuzz/corpus`, written by `swift run --package-path Fuzz
+/// write-corpus Fuzz/corpus`) is what lets a short fuzzing run reach past the archive's
+/// envelope and checksum: a run from no seeds spends its time on inputs the first check
+/// rejects. A change of the format leaves the seeds behind, and once they were deleted instead
+/// of written again, so CI fuzzed from nothing for days. These tests fail when the seeds are
+/// missing or no longer read by the current code.
+@Suite struct FuzzSeedTests {
+    /// `Fuzz/corpus`, found from this file's place in the package.
+    static let corpus = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Reliability
+        .deletingLastPathComponent()  // StateRestorationTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // the package
+        .appendingPathComponent("Fuzz/corpus", isDirectory: true)
+
+    /// The seeds `write-corpus` writes: restoration archives, and encodings of single values.
+    static let archives = ["restoration-archive", "restoration-archive-initial"]
+    static let encodings = ["model", "int-array", "string-map"]
+
+    static func seed(_ name: String) throws -> Data {
+        let url = corpus.appendingPathComponent(name)
+        try #require(
+            FileManager.default.fileExists(atPath: url.path),
+            Comment(
+                rawValue: "the fuzzer's seed \(name) is missing from \(corpus.path): "
+                    + "run swift run --package-path Fuzz write-corpus Fuzz/corpus")
+        )
+        return try Data(contentsOf: url)
+    }
+
+    @Test("each seed archive opens, and its body reads as an archive value", arguments: archives)
+    func archiveSeed(name: String) throws {
+        let data = try Self.seed(name)
+        let opened = try ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion)
+        #expect(opened.formatVersion == RestorationArchive.formatVersion)
+        let body = try ArchiveValue(decoding: opened.body)
+        #expect(body != .null)
+    }
+
+    @Test("each seed encoding reads as an archive value", arguments: encodings)
+    func encodingSeed(name: String) throws {
+        let value = try ArchiveValue(decoding: try Self.seed(name))
+        #expect(value != .null)
+    }
+
+    @Test("the seeds read as the values write-corpus encodes")
+    func encodingSeedsHoldTheirValues() throws {
+        #expect(try ArchiveDecoder().decode([Int].self, from: try Self.seed("int-array")) == [1, 2, 3])
+        #expect(try ArchiveDecoder().decode([String: String].self, from: try Self.seed("string-map")) == ["k": "v"])
+    }
+}
