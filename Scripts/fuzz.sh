@@ -18,6 +18,7 @@ if ! compgen -G "Fuzz/corpus/*" > /dev/null; then
 fi
 work=Fuzz/.build-fuzz/corpus
 mkdir -p "$work" fuzz-artifacts
-cp -n Fuzz/corpus/* "$work"/
+# Overwritten: a working corpus kept from an earlier run must not keep seeds of an older format.
+cp Fuzz/corpus/* "$work"/
 SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/debug/ArchiveFuzzer "$work" \
     -max_total_time="$seconds" -artifact_prefix=fuzz-artifacts/ -print_final_stats=1 -rss_limit_mb=4096

@@ -3,9 +3,11 @@ public import Foundation
 import StateRestoration
 
 /// Feeds one input through the type-free reader, the Codable decoder on an
-/// app-like model, and a whole launch of the coordinator. None of them may crash,
-/// hang or allocate without bound; all may throw.
+/// app-like model, and a whole launch of the coordinator, or, for an input that starts
+/// with ``journalTag``, through a `FileStore` journal (``fuzzJournal(_:)``). None of them
+/// may crash, hang or allocate without bound; all may throw.
 public func fuzzOne(_ data: Data) {
+    if data.starts(with: journalTag) { return fuzzJournal(data) }
     if let value = try? ArchiveValue(decoding: data) {
         _ = value.jsonString(prettyPrinted: false)
     }
@@ -13,11 +15,47 @@ public func fuzzOne(_ data: Data) {
     // Without the envelope's magic the coordinator rejects the archive at its
     // first check; launching it costs a task and teaches the fuzzer nothing.
     guard data.starts(with: envelopeMagic) else { return }
+    launch(data)
+    // A mutation of a real archive's body almost never keeps its CRC-32C, and the launch
+    // rejects it at that check: launch the body again in an envelope with its length and
+    // checksum made right, so that what reads the body (the node records, the screens'
+    // states, their validation) is fuzzed too.
+    let resealed = resealed(data)
+    if resealed != data { launch(resealed) }
+}
+
+/// Launches a coordinator on `data` in a task, and waits until the task has let go of
+/// everything it captured, so that LeakSanitizer, which counts after each input, sees no
+/// memory in flight.
+private func launch(_ data: Data) {
     let released = DispatchSemaphore(value: 0)
     launchInTask(data, token: ReleaseToken(released))
-    // Wait until the task has let go of everything it captured, so that
-    // LeakSanitizer, which counts after each input, sees no memory in flight.
     released.wait()
+}
+
+/// `data` (which starts with the envelope's magic) with the header's body length and CRC-32C
+/// set for the bytes after the header; the version and flags stay as they are.
+func resealed(_ data: Data) -> Data {
+    let headerSize = 24
+    guard data.count >= headerSize else { return data }
+    var bytes = [UInt8](data)
+    let body = bytes[headerSize...]
+    withUnsafeBytes(of: UInt64(body.count).littleEndian) { bytes.replaceSubrange(12..<20, with: $0) }
+    withUnsafeBytes(of: crc32c(body).littleEndian) { bytes.replaceSubrange(20..<24, with: $0) }
+    return Data(bytes)
+}
+
+/// CRC-32C (Castagnoli, reflected), as the envelope's checksum: bit by bit, which is fast
+/// enough for inputs of a few kilobytes.
+func crc32c(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 {
+            crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1
+        }
+    }
+    return ~crc
 }
 
 /// The first bytes of a restoration archive file (Documentation/ArchiveFormat.md).
@@ -47,11 +85,18 @@ public func writeCorpus(to directory: URL) async throws {
     let coordinator = RestorationCoordinator(screens: fuzzScreens, store: store)
     // Read back through the store: a second save may go to the archive's journal.
     try await coordinator.save(try seedTree())
-    try store.read(.main)?.write(to: directory.appendingPathComponent("restoration-archive"))
+    guard let archive = try store.read(.main), resealed(archive) == archive else {
+        throw CocoaError(.fileReadCorruptFile)  // no archive, or the fuzzer's CRC-32C is not the envelope's
+    }
+    try archive.write(to: directory.appendingPathComponent("restoration-archive"))
     var initial = try fuzzScreens.makeInitialTree()
     try initial.selectTab("settings", in: "tabs")
     try await coordinator.save(initial)
     try store.read(.main)?.write(to: directory.appendingPathComponent("restoration-archive-initial"))
+    // The second save went to the journal: the archive file and the journal, as they are.
+    let file = try Data(contentsOf: storeDirectory.appendingPathComponent("main.restoration"))
+    let journal = try Data(contentsOf: storeDirectory.appendingPathComponent("main.restoration-journal"))
+    try journalSeed(archive: file, journal: journal).write(to: directory.appendingPathComponent("journal"))
     try FileManager.default.removeItem(at: storeDirectory)
     let model = FuzzModel(
         search: .init(query: "q", filters: ["a", "b"], scrollOffset: -1.5, savedAt: Date(timeIntervalSince1970: 0)),

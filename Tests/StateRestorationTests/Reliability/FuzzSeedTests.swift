@@ -20,6 +20,7 @@ import Testing
     /// The seeds `write-corpus` writes: restoration archives, and encodings of single values.
     static let archives = ["restoration-archive", "restoration-archive-initial"]
     static let encodings = ["model", "int-array", "string-map"]
+    // And `journal`: see ``journalSeed()``.
 
     static func seed(_ name: String) throws -> Data {
         let url = corpus.appendingPathComponent(name)
@@ -45,6 +46,27 @@ import Testing
     func encodingSeed(name: String) throws {
         let value = try ArchiveValue(decoding: try Self.seed(name))
         #expect(value != .null)
+    }
+
+    @Test("the journal seed is an archive file and a journal that a FileStore applies to it")
+    func journalSeed() throws {
+        // `SRJ:`, the archive file's length (UInt32, little-endian), the file, the journal.
+        let seed = [UInt8](try Self.seed("journal"))
+        try #require(seed.count > 8 && seed.starts(with: Array("SRJ:".utf8)))
+        let length = seed[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+        try #require(8 + length < seed.count)
+        let file = Data(seed[8..<(8 + length)])
+        let journal = Data(seed[(8 + length)...])
+
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try file.write(to: directory.url.appendingPathComponent("main.restoration"))
+        try journal.write(to: directory.url.appendingPathComponent("main.restoration-journal"))
+        let content = try #require(try FileStore(directory: directory.url).read(.main))
+        // The journal's record was applied: the content is another archive than the file's.
+        #expect(content != file)
+        let opened = try ArchiveEnvelope.open(content, supportedVersions: 1...RestorationArchive.formatVersion)
+        #expect(try ArchiveValue(decoding: opened.body) != .null)
     }
 
     @Test("the seeds read as the values write-corpus encodes")
