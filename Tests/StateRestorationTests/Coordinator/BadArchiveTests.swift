@@ -94,7 +94,7 @@ import Testing
         #expect(try directory.fileNames().isEmpty)
     }
 
-    @Test("every prefix of a real archive is a fresh launch, never a crash")
+    @Test("prefixes of a real archive at 97 lengths spread over it are each a fresh launch, never a crash")
     func everyPrefix() async throws {
         let harness = RestorationHarness(screens: Shop.declaration())
         try await harness.save(try Shop.busyTree())
