@@ -80,23 +80,24 @@ private struct GatedDelegate: RestorationDelegate {
         #expect(relaunched.tree == (try tree("during launch")))
     }
 
-    @Test("many concurrent saves leave the last requested tree in the store")
+    // Which of the 20 arrives last is up to the scheduler; `coalescing` above checks the order
+    // with saves whose arrival it controls.
+    @Test("many concurrent saves all save, and the store holds one of their trees, whole")
     func manyConcurrentSaves() async throws {
         let store = InMemoryStore()
         let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store)
         for round in 0..<20 {
             try await coordinator.save(try tree("round-\(round)"))
         }
+        let trees = try (0..<20).map { try tree("concurrent-\($0)") }
         try await withThrowingTaskGroup(of: SaveReport.self) { group in
-            for index in 0..<20 {
-                let tree = try tree("concurrent-\(index)")
+            for tree in trees {
                 group.addTask { try await coordinator.save(tree) }
             }
             for try await report in group { #expect(report.saved) }
         }
         let restored = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
-        let product = restored.tree.screen(ProductScreen.self, at: "product#1")
-        #expect(product?.state.productID.hasPrefix("concurrent-") == true)
+        #expect(trees.contains(restored.tree))
     }
 }
 
