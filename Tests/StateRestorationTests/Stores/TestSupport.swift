@@ -14,6 +14,20 @@ enum TestSupport {
     /// Whether the tests run as root, who can write into a directory without write permission.
     static var isRoot: Bool { geteuid() == 0 }
 
+    /// The user and group ids of `nobody` on Linux and the BSDs.
+    static let nobody: UInt32 = 65534
+
+    /// Gives up root for good: the supplementary groups, then the group, then the user (in that
+    /// order: after the user, the others can no longer be changed). For a child process that
+    /// must see permissions as an app does.
+    ///
+    /// - Throws: `POSIXError` if a step fails.
+    static func becomeNobody() throws {
+        guard setgroups(0, nil) == 0, setgid(nobody) == 0, setuid(nobody) == 0 else {
+            throw POSIXError(POSIXError.Code(rawValue: errno) ?? .EPERM)
+        }
+    }
+
     /// The id of this process.
     static var processID: Int32 { getpid() }
 
