@@ -18,6 +18,14 @@ enum CrashPoint: String, Codable, Sendable, CaseIterable {
     case killedInExtension
 }
 
+#if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    extension CrashPoint {
+        /// How the child ends: by the SIGKILL it sends itself, or by a crash (a trap, whose signal
+        /// differs between platforms).
+        var exit: ExitTest.Condition { self == .killedInExtension ? .signal(SIGKILL) : .failure }
+    }
+#endif
+
 /// A delegate that dies at one point of the restoration.
 private struct DyingDelegate: RestorationDelegate {
     let point: CrashPoint
@@ -52,7 +60,7 @@ private struct DyingDelegate: RestorationDelegate {
                 .save(tree)
 
             let path = directory.url.path
-            await #expect(processExitsWith: .failure) { [path = path as String, point = point as CrashPoint] in
+            await #expect(processExitsWith: point.exit) { [path = path as String, point = point as CrashPoint] in
                 let coordinator = RestorationCoordinator(
                     screens: Shop.declaration(), store: FileStore(directory: URL(fileURLWithPath: path)),
                     delegate: DyingDelegate(point: point))
