@@ -26,6 +26,11 @@ enum TestSupport {
         guard setgroups(0, nil) == 0, setgid(nobody) == 0, setuid(nobody) == 0 else {
             throw POSIXError(POSIXError.Code(rawValue: errno) ?? .EPERM)
         }
+        // In a coverage build the processes this one starts would write their profiles where
+        // root's go, fail, and say so on their standard error, which the tests read.
+        if getenv("LLVM_PROFILE_FILE") != nil {
+            setenv("LLVM_PROFILE_FILE", NSTemporaryDirectory() + "state-restoration-nobody-%p.profraw", 1)
+        }
     }
 
     /// The id of this process.
