@@ -2,13 +2,15 @@ import Foundation
 import StateRestoration
 import Testing
 
-/// Every scalar type through the typed `encode`/`decode` overloads of each kind of container.
+/// Every scalar type through the typed `encode`/`decode` overloads of each kind of container,
+/// and through the keyed container's `decodeIfPresent` overloads.
 ///
 /// Synthesized `Codable` reaches the keyed containers' typed overloads, and arrays of scalars the
 /// encoder's own typed arrays; the unkeyed and single-value containers' typed overloads are reached
 /// only by hand-written `Codable` (an enum with a `UInt8` raw value, a type that writes its fields
-/// in order), and no other test called most of them (coverage showed it): a typo in one of them, a
-/// wrong tag or a lossy conversion, would have gone unseen.
+/// in order). No other test called most of them, nor the `decodeIfPresent` of an optional
+/// `Double`, `Float` or sized integer (coverage showed it): a typo in one of them, a wrong tag or
+/// a lossy conversion, would have gone unseen.
 @Suite struct ArchiveScalarContainerTests {
     /// One value of every scalar type a container has an overload for.
     struct Scalars: Sendable, CustomStringConvertible {
@@ -255,6 +257,64 @@ import Testing
             #expect(found[index] == expected[index], "\(route) \(key.stringValue)")
         }
         #expect(found[keys.count] == .null)
+    }
+
+    /// Optional fields of every scalar type, as an app's state has them: synthesized `Codable`
+    /// writes them with `encodeIfPresent` and reads them with the keyed container's typed
+    /// `decodeIfPresent` overloads.
+    struct Optionals: Codable, Equatable {
+        var bool: Bool?
+        var string: String?
+        var double: Double?
+        var float: Float?
+        var int: Int?
+        var int8: Int8?
+        var int16: Int16?
+        var int32: Int32?
+        var int64: Int64?
+        var uint: UInt?
+        var uint8: UInt8?
+        var uint16: UInt16?
+        var uint32: UInt32?
+        var uint64: UInt64?
+
+        init(_ s: Scalars) {
+            (bool, string, double, float, int, int8, int16, int32) =
+                (s.bool, s.string, s.double, s.float, s.int, s.int8, s.int16, s.int32)
+            (int64, uint, uint8, uint16, uint32, uint64) = (s.int64, s.uint, s.uint8, s.uint16, s.uint32, s.uint64)
+        }
+
+        init() {}
+    }
+
+    @Test(
+        "optional fields of every scalar type round-trip present, at the ends of their ranges, and absent",
+        arguments: [Optionals(.minimum), Optionals(.maximum), Optionals(.mixed), Optionals()])
+    func optionalFields(value: Optionals) throws {
+        let data = try ArchiveEncoder().encode(value)
+        #expect(try ArchiveDecoder().decode(Optionals.self, from: data) == value)
+        if value == Optionals() {
+            // Absent fields are not written at all.
+            #expect(try ArchiveValue(decoding: data) == .object([]))
+        }
+    }
+
+    @Test("an optional field written as null reads as nil, and one of the wrong type throws, not nil")
+    func optionalFieldNullAndMismatch() throws {
+        struct Written: Encodable {
+            var key: Key
+            var null: Bool
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Key.self)
+                if null { try container.encodeNil(forKey: key) } else { try container.encode("text", forKey: key) }
+            }
+        }
+        for key in Self.integers + [.bool, .double, .float] {
+            let null = try ArchiveEncoder().encode(Written(key: key, null: true))
+            #expect(try ArchiveDecoder().decode(Optionals.self, from: null) == Optionals(), "\(key)")
+            let text = try ArchiveEncoder().encode(Written(key: key, null: false))
+            #expect(throws: DecodingError.self, "\(key)") { try ArchiveDecoder().decode(Optionals.self, from: text) }
+        }
     }
 
     /// `value` encoded alone (the generic path) and read back as an archive value.
