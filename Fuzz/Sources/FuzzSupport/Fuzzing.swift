@@ -96,6 +96,10 @@ public func writeCorpus(to directory: URL) async throws {
     // The second save went to the journal: the archive file and the journal, as they are.
     let file = try Data(contentsOf: storeDirectory.appendingPathComponent("main.restoration"))
     let journal = try Data(contentsOf: storeDirectory.appendingPathComponent("main.restoration-journal"))
+    // The fuzzer's checksums must be the store's: sealing a real journal changes nothing.
+    guard sealedJournal([UInt8](journal), base: file) == [UInt8](journal) else {
+        throw CocoaError(.fileReadCorruptFile)
+    }
     try journalSeed(archive: file, journal: journal).write(to: directory.appendingPathComponent("journal"))
     try FileManager.default.removeItem(at: storeDirectory)
     let model = FuzzModel(

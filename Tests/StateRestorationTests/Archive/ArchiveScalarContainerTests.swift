@@ -292,7 +292,11 @@ import Testing
         arguments: [Optionals(.minimum), Optionals(.maximum), Optionals(.mixed), Optionals()])
     func optionalFields(value: Optionals) throws {
         let data = try ArchiveEncoder().encode(value)
-        #expect(try ArchiveDecoder().decode(Optionals.self, from: data) == value)
+        let decoded = try ArchiveDecoder().decode(Optionals.self, from: data)
+        #expect(decoded == value)
+        // `==` takes -0.0 for 0.0.
+        #expect(decoded.double?.bitPattern == value.double?.bitPattern)
+        #expect(decoded.float?.bitPattern == value.float?.bitPattern)
         if value == Optionals() {
             // Absent fields are not written at all.
             #expect(try ArchiveValue(decoding: data) == .object([]))
@@ -322,12 +326,13 @@ import Testing
         try ArchiveValue(decoding: ArchiveEncoder().encode(value))
     }
 
-    /// Writes `value` as an `Int64` (or, when negative is false, a `UInt64`) where `Routed`
-    /// reads one of the narrower integer types.
+    /// `Routed`'s layout with `value` written as an `Int64` (or `unsigned` as a `UInt64`) in
+    /// the integer field `key`, and zeros in the others.
     struct Wide: Encodable {
         var route: Route
         var key: Key
         var value: Int64
+        var unsigned: UInt64?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
@@ -341,7 +346,11 @@ import Testing
                 try keyed.encode(fields.double, forKey: .double)
                 try keyed.encode(fields.float, forKey: .float)
                 for integer in ArchiveScalarContainerTests.integers {
-                    try keyed.encode(integer == key ? value : 0, forKey: integer)
+                    if integer == key, let unsigned {
+                        try keyed.encode(unsigned, forKey: integer)
+                    } else {
+                        try keyed.encode(integer == key ? value : 0, forKey: integer)
+                    }
                 }
                 try keyed.encodeNil(forKey: .nothing)
             case .unkeyed:
@@ -351,7 +360,11 @@ import Testing
                 try unkeyed.encode(fields.double)
                 try unkeyed.encode(fields.float)
                 for integer in ArchiveScalarContainerTests.integers {
-                    try unkeyed.encode(integer == key ? value : 0)
+                    if integer == key, let unsigned {
+                        try unkeyed.encode(unsigned)
+                    } else {
+                        try unkeyed.encode(integer == key ? value : 0)
+                    }
                 }
                 try unkeyed.encodeNil()
             }
@@ -377,30 +390,37 @@ import Testing
         "an integer past a narrower type's range is a DecodingError naming the field, through each container",
         arguments: Route.allCases)
     func integerOutOfRange(route: Route) throws {
-        for (key, values) in Self.narrowing {
-            for value in values {
-                let data = try ArchiveEncoder().encode(Wide(route: route, key: key, value: value))
-                let error = try #require(throws: DecodingError.self, "\(route) \(key) \(value)") {
-                    try ArchiveDecoder().decode(Routed.self, from: data)
-                }
-                guard case .dataCorrupted(let context) = error else {
-                    Issue.record("\(route) \(key) \(value): \(error)")
-                    continue
-                }
-                #expect(context.debugDescription.contains("\(value)"), "\(context.debugDescription)")
-                let path = context.codingPath.map(\.stringValue)
-                if route == .unkeyed {
-                    // The integers follow Bool, String, Double and Float, in `Key`'s order.
-                    let position = 4 + (Self.integers.firstIndex(of: key) ?? 0)
-                    #expect(context.codingPath.last?.intValue == position, "\(path)")
-                } else {
-                    #expect(path.last == key.stringValue, "\(path)")
-                }
+        // The signed types' ranges from below and above, the unsigned ones' from above, and past
+        // `Int64.max` (written unsigned) for `Int` and `Int64`.
+        let cases: [(Key, Wide)] =
+            Self.narrowing.flatMap { key, values in
+                values.map { (key, Wide(route: route, key: key, value: $0)) }
             }
-            // In range, the same archive decodes.
+            + [Key.int, .int64].map { ($0, Wide(route: route, key: $0, value: 0, unsigned: UInt64(Int64.max) + 1)) }
+        for (key, wide) in cases {
+            let value = wide.unsigned.map { "\($0)" } ?? "\(wide.value)"
+            let data = try ArchiveEncoder().encode(wide)
+            let error = try #require(throws: DecodingError.self, "\(route) \(key) \(value)") {
+                try ArchiveDecoder().decode(Routed.self, from: data)
+            }
+            guard case .dataCorrupted(let context) = error else {
+                Issue.record("\(route) \(key) \(value): \(error)")
+                continue
+            }
+            #expect(context.debugDescription.contains(value), "\(context.debugDescription)")
+            let path = context.codingPath.map(\.stringValue)
+            if route == .unkeyed {
+                // The integers follow Bool, String, Double and Float, in `Key`'s order.
+                let position = 4 + (Self.integers.firstIndex(of: key) ?? 0)
+                #expect(context.codingPath.last?.intValue == position, "\(path)")
+            } else {
+                #expect(path.last == key.stringValue, "\(path)")
+            }
+        }
+        // In range, the same layout decodes.
+        for key in Self.integers {
             let fits = try ArchiveEncoder().encode(Wide(route: route, key: key, value: 1))
-            let decoded = try ArchiveDecoder().decode(Routed.self, from: fits)
-            #expect(decoded.route == route)
+            #expect(try ArchiveDecoder().decode(Routed.self, from: fits).route == route)
         }
     }
 

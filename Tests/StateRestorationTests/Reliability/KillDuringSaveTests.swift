@@ -101,10 +101,11 @@ struct Progress {
                     + "the save in flight \(restoredNew) times, nothing saved yet \(freshBeforeFirstSave) times; "
                     + "\(progress.saved) generations saved in all")
             #expect(restoredPrevious + restoredNew + freshBeforeFirstSave == Self.rounds)
-            // About one kill in six lands in a save: in 100 rounds or more, none doing so would mean
-            // the kills no longer reach the saves (one in 10^7 by chance at 100 rounds).
+            // About one kill in six lands after a save reached the disk and before the child
+            // recorded it: in 100 rounds or more, none doing so would mean the kills no longer
+            // reach the saves (one in 10^7 by chance at 100 rounds).
             if Self.rounds >= 100 {
-                #expect(restoredNew > 0, "seed \(seed): no kill of \(Self.rounds) landed while a save was in flight")
+                #expect(restoredNew > 0, "seed \(seed): no kill of \(Self.rounds) restored the save in flight")
             }
         }
     #endif

@@ -26,11 +26,14 @@ enum TestSupport {
         guard setgroups(0, nil) == 0, setgid(nobody) == 0, setuid(nobody) == 0 else {
             throw POSIXError(POSIXError.Code(rawValue: errno) ?? .EPERM)
         }
+        // The umask was inherited from the moment this process started, maybe while a test had
+        // set a strict one (`FileStoreTests.privateModes`): as nobody, this process must be able
+        // to use the directories and files it makes.
+        umask(0o022)
         // In a coverage build the processes this one starts would write their profiles where
-        // root's go, fail, and say so on their standard error, which the tests read.
-        if getenv("LLVM_PROFILE_FILE") != nil {
-            setenv("LLVM_PROFILE_FILE", NSTemporaryDirectory() + "state-restoration-nobody-%p.profraw", 1)
-        }
+        // root's go, fail, and say so on their standard error, which the tests read. (Those
+        // profiles are not merged into the coverage report.)
+        setenv("LLVM_PROFILE_FILE", NSTemporaryDirectory() + "state-restoration-nobody-%p.profraw", 1)
     }
 
     /// The id of this process.
