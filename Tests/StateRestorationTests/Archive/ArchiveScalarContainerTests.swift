@@ -76,90 +76,109 @@ import Testing
         case bool, string, double, float, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
     }
 
+    /// A value written in place of one field, to see what decoding it as that field's type does.
+    enum Replacement {
+        case int64(Int64)
+        case uint64(UInt64)
+        case double(Double)
+    }
+
     /// `Scalars` written and read through one route, with a nil after the values.
     struct Routed: Codable {
         var route: Route
         var scalars: Scalars
+        /// Written in place of one field (encoding only).
+        var replacement: (key: Key, value: Replacement)?
 
-        init(_ scalars: Scalars, through route: Route) {
+        init(_ scalars: Scalars, through route: Route, replacing key: Key? = nil, with value: Replacement? = nil) {
             self.route = route
             self.scalars = scalars
+            if let key, let value { replacement = (key, value) }
         }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(route, forKey: .route)
             let s = scalars
+            let replacement = replacement
             switch route {
             case .keyed:
                 var keyed = container.nestedContainer(keyedBy: Key.self, forKey: .values)
-                try keyed.encode(s.bool, forKey: .bool)
-                try keyed.encode(s.string, forKey: .string)
-                try keyed.encode(s.double, forKey: .double)
-                try keyed.encode(s.float, forKey: .float)
-                try keyed.encode(s.int, forKey: .int)
-                try keyed.encode(s.int8, forKey: .int8)
-                try keyed.encode(s.int16, forKey: .int16)
-                try keyed.encode(s.int32, forKey: .int32)
-                try keyed.encode(s.int64, forKey: .int64)
-                try keyed.encode(s.uint, forKey: .uint)
-                try keyed.encode(s.uint8, forKey: .uint8)
-                try keyed.encode(s.uint16, forKey: .uint16)
-                try keyed.encode(s.uint32, forKey: .uint32)
-                try keyed.encode(s.uint64, forKey: .uint64)
+                // The field `key` through `write`, unless it is the replaced one.
+                func put(_ key: Key, _ write: () throws -> Void) throws {
+                    guard let replacement, replacement.key == key else { return try write() }
+                    switch replacement.value {
+                    case .int64(let value): try keyed.encode(value, forKey: key)
+                    case .uint64(let value): try keyed.encode(value, forKey: key)
+                    case .double(let value): try keyed.encode(value, forKey: key)
+                    }
+                }
+                try put(.bool) { try keyed.encode(s.bool, forKey: .bool) }
+                try put(.string) { try keyed.encode(s.string, forKey: .string) }
+                try put(.double) { try keyed.encode(s.double, forKey: .double) }
+                try put(.float) { try keyed.encode(s.float, forKey: .float) }
+                try put(.int) { try keyed.encode(s.int, forKey: .int) }
+                try put(.int8) { try keyed.encode(s.int8, forKey: .int8) }
+                try put(.int16) { try keyed.encode(s.int16, forKey: .int16) }
+                try put(.int32) { try keyed.encode(s.int32, forKey: .int32) }
+                try put(.int64) { try keyed.encode(s.int64, forKey: .int64) }
+                try put(.uint) { try keyed.encode(s.uint, forKey: .uint) }
+                try put(.uint8) { try keyed.encode(s.uint8, forKey: .uint8) }
+                try put(.uint16) { try keyed.encode(s.uint16, forKey: .uint16) }
+                try put(.uint32) { try keyed.encode(s.uint32, forKey: .uint32) }
+                try put(.uint64) { try keyed.encode(s.uint64, forKey: .uint64) }
                 try keyed.encodeNil(forKey: .nothing)
             case .unkeyed:
                 var unkeyed = container.nestedUnkeyedContainer(forKey: .values)
-                try unkeyed.encode(s.bool)
-                try unkeyed.encode(s.string)
-                try unkeyed.encode(s.double)
-                try unkeyed.encode(s.float)
-                try unkeyed.encode(s.int)
-                try unkeyed.encode(s.int8)
-                try unkeyed.encode(s.int16)
-                try unkeyed.encode(s.int32)
-                try unkeyed.encode(s.int64)
-                try unkeyed.encode(s.uint)
-                try unkeyed.encode(s.uint8)
-                try unkeyed.encode(s.uint16)
-                try unkeyed.encode(s.uint32)
-                try unkeyed.encode(s.uint64)
+                func put(_ key: Key, _ write: () throws -> Void) throws {
+                    guard let replacement, replacement.key == key else { return try write() }
+                    switch replacement.value {
+                    case .int64(let value): try unkeyed.encode(value)
+                    case .uint64(let value): try unkeyed.encode(value)
+                    case .double(let value): try unkeyed.encode(value)
+                    }
+                }
+                try put(.bool) { try unkeyed.encode(s.bool) }
+                try put(.string) { try unkeyed.encode(s.string) }
+                try put(.double) { try unkeyed.encode(s.double) }
+                try put(.float) { try unkeyed.encode(s.float) }
+                try put(.int) { try unkeyed.encode(s.int) }
+                try put(.int8) { try unkeyed.encode(s.int8) }
+                try put(.int16) { try unkeyed.encode(s.int16) }
+                try put(.int32) { try unkeyed.encode(s.int32) }
+                try put(.int64) { try unkeyed.encode(s.int64) }
+                try put(.uint) { try unkeyed.encode(s.uint) }
+                try put(.uint8) { try unkeyed.encode(s.uint8) }
+                try put(.uint16) { try unkeyed.encode(s.uint16) }
+                try put(.uint32) { try unkeyed.encode(s.uint32) }
+                try put(.uint64) { try unkeyed.encode(s.uint64) }
                 try unkeyed.encodeNil()
             case .singleValue:
                 var keyed = container.nestedContainer(keyedBy: Key.self, forKey: .values)
-                func single(_ key: Key) -> any SingleValueEncodingContainer {
-                    keyed.superEncoder(forKey: key).singleValueContainer()
+                func put(_ key: Key, _ write: (inout any SingleValueEncodingContainer) throws -> Void) throws {
+                    var one = keyed.superEncoder(forKey: key).singleValueContainer()
+                    guard let replacement, replacement.key == key else { return try write(&one) }
+                    switch replacement.value {
+                    case .int64(let value): try one.encode(value)
+                    case .uint64(let value): try one.encode(value)
+                    case .double(let value): try one.encode(value)
+                    }
                 }
-                var one = single(.bool)
-                try one.encode(s.bool)
-                one = single(.string)
-                try one.encode(s.string)
-                one = single(.double)
-                try one.encode(s.double)
-                one = single(.float)
-                try one.encode(s.float)
-                one = single(.int)
-                try one.encode(s.int)
-                one = single(.int8)
-                try one.encode(s.int8)
-                one = single(.int16)
-                try one.encode(s.int16)
-                one = single(.int32)
-                try one.encode(s.int32)
-                one = single(.int64)
-                try one.encode(s.int64)
-                one = single(.uint)
-                try one.encode(s.uint)
-                one = single(.uint8)
-                try one.encode(s.uint8)
-                one = single(.uint16)
-                try one.encode(s.uint16)
-                one = single(.uint32)
-                try one.encode(s.uint32)
-                one = single(.uint64)
-                try one.encode(s.uint64)
-                one = single(.nothing)
-                try one.encodeNil()
+                try put(.bool) { try $0.encode(s.bool) }
+                try put(.string) { try $0.encode(s.string) }
+                try put(.double) { try $0.encode(s.double) }
+                try put(.float) { try $0.encode(s.float) }
+                try put(.int) { try $0.encode(s.int) }
+                try put(.int8) { try $0.encode(s.int8) }
+                try put(.int16) { try $0.encode(s.int16) }
+                try put(.int32) { try $0.encode(s.int32) }
+                try put(.int64) { try $0.encode(s.int64) }
+                try put(.uint) { try $0.encode(s.uint) }
+                try put(.uint8) { try $0.encode(s.uint8) }
+                try put(.uint16) { try $0.encode(s.uint16) }
+                try put(.uint32) { try $0.encode(s.uint32) }
+                try put(.uint64) { try $0.encode(s.uint64) }
+                try put(.nothing) { try $0.encodeNil() }
             }
         }
 
@@ -326,51 +345,6 @@ import Testing
         try ArchiveValue(decoding: ArchiveEncoder().encode(value))
     }
 
-    /// `Routed`'s layout with `value` written as an `Int64` (or `unsigned` as a `UInt64`) in
-    /// the integer field `key`, and zeros in the others.
-    struct Wide: Encodable {
-        var route: Route
-        var key: Key
-        var value: Int64
-        var unsigned: UInt64?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(route, forKey: .route)
-            let fields = Scalars.mixed
-            switch route {
-            case .keyed, .singleValue:
-                var keyed = container.nestedContainer(keyedBy: Key.self, forKey: .values)
-                try keyed.encode(fields.bool, forKey: .bool)
-                try keyed.encode(fields.string, forKey: .string)
-                try keyed.encode(fields.double, forKey: .double)
-                try keyed.encode(fields.float, forKey: .float)
-                for integer in ArchiveScalarContainerTests.integers {
-                    if integer == key, let unsigned {
-                        try keyed.encode(unsigned, forKey: integer)
-                    } else {
-                        try keyed.encode(integer == key ? value : 0, forKey: integer)
-                    }
-                }
-                try keyed.encodeNil(forKey: .nothing)
-            case .unkeyed:
-                var unkeyed = container.nestedUnkeyedContainer(forKey: .values)
-                try unkeyed.encode(fields.bool)
-                try unkeyed.encode(fields.string)
-                try unkeyed.encode(fields.double)
-                try unkeyed.encode(fields.float)
-                for integer in ArchiveScalarContainerTests.integers {
-                    if integer == key, let unsigned {
-                        try unkeyed.encode(unsigned)
-                    } else {
-                        try unkeyed.encode(integer == key ? value : 0)
-                    }
-                }
-                try unkeyed.encodeNil()
-            }
-        }
-    }
-
     /// The integer fields, in the order `Routed` writes them.
     static let integers: [Key] = [.int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64]
 
@@ -392,14 +366,17 @@ import Testing
     func integerOutOfRange(route: Route) throws {
         // The signed types' ranges from below and above, the unsigned ones' from above, and past
         // `Int64.max` (written unsigned) for `Int` and `Int64`.
-        let cases: [(Key, Wide)] =
-            Self.narrowing.flatMap { key, values in
-                values.map { (key, Wide(route: route, key: key, value: $0)) }
+        let cases: [(Key, Replacement)] =
+            Self.narrowing.flatMap { key, values in values.map { (key, Replacement.int64($0)) } }
+            + [Key.int, .int64].map { ($0, Replacement.uint64(UInt64(Int64.max) + 1)) }
+        for (key, replacement) in cases {
+            let value: String
+            switch replacement {
+            case .int64(let number): value = "\(number)"
+            case .uint64(let number): value = "\(number)"
+            case .double(let number): value = "\(number)"
             }
-            + [Key.int, .int64].map { ($0, Wide(route: route, key: $0, value: 0, unsigned: UInt64(Int64.max) + 1)) }
-        for (key, wide) in cases {
-            let value = wide.unsigned.map { "\($0)" } ?? "\(wide.value)"
-            let data = try ArchiveEncoder().encode(wide)
+            let data = try ArchiveEncoder().encode(Routed(.mixed, through: route, replacing: key, with: replacement))
             let error = try #require(throws: DecodingError.self, "\(route) \(key) \(value)") {
                 try ArchiveDecoder().decode(Routed.self, from: data)
             }
@@ -419,7 +396,7 @@ import Testing
         }
         // In range, the same layout decodes.
         for key in Self.integers {
-            let fits = try ArchiveEncoder().encode(Wide(route: route, key: key, value: 1))
+            let fits = try ArchiveEncoder().encode(Routed(.mixed, through: route, replacing: key, with: .int64(1)))
             #expect(try ArchiveDecoder().decode(Routed.self, from: fits).route == route)
         }
     }
@@ -428,45 +405,10 @@ import Testing
         "a Double too large for a Float is a DecodingError, not infinity, through each container",
         arguments: Route.allCases)
     func floatOutOfRange(route: Route) throws {
-        let data = try ArchiveEncoder().encode(DoubleInFloatSlot(route: route, scalars: .mixed))
+        let data = try ArchiveEncoder().encode(Routed(.mixed, through: route, replacing: .float, with: .double(1e300)))
         #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(Routed.self, from: data) }
         // The same layout with a Double a Float holds decodes.
-        var fits = Scalars.mixed
-        fits.double = 2.5
-        let small = try ArchiveEncoder().encode(DoubleInFloatSlot(route: route, scalars: fits, floatSlot: 0.5))
+        let small = try ArchiveEncoder().encode(Routed(.mixed, through: route, replacing: .float, with: .double(0.5)))
         #expect(try ArchiveDecoder().decode(Routed.self, from: small).scalars.float == 0.5)
-    }
-
-    /// `Routed`'s layout with a Double (`1e300` unless said) where it reads the Float.
-    struct DoubleInFloatSlot: Encodable {
-        var route: Route
-        var scalars: Scalars
-        var floatSlot = 1e300
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(route, forKey: .route)
-            let s = scalars
-            switch route {
-            case .keyed, .singleValue:
-                var keyed = container.nestedContainer(keyedBy: Key.self, forKey: .values)
-                try keyed.encode(s.bool, forKey: .bool)
-                try keyed.encode(s.string, forKey: .string)
-                try keyed.encode(s.double, forKey: .double)
-                try keyed.encode(floatSlot, forKey: .float)
-                for integer in ArchiveScalarContainerTests.integers {
-                    try keyed.encode(0, forKey: integer)
-                }
-                try keyed.encodeNil(forKey: .nothing)
-            case .unkeyed:
-                var unkeyed = container.nestedUnkeyedContainer(forKey: .values)
-                try unkeyed.encode(s.bool)
-                try unkeyed.encode(s.string)
-                try unkeyed.encode(s.double)
-                try unkeyed.encode(floatSlot)
-                for _ in ArchiveScalarContainerTests.integers { try unkeyed.encode(0) }
-                try unkeyed.encodeNil()
-            }
-        }
     }
 }
