@@ -31,8 +31,7 @@ func fuzzJournal(_ data: Data) {
     let declared = littleEndian(bytes[4..<8])
     let baseLength = min(declared, bytes.count - 8)
     let base = Data(bytes[8..<(8 + baseLength)])
-    var journal = Array(bytes[(8 + baseLength)...])
-    journal = sealedJournal(journal, base: base)
+    let journal = sealedJournal(Array(bytes[(8 + baseLength)...]), base: base)
 
     let manager = FileManager.default
     try? manager.removeItem(at: journalDirectory)
