@@ -11,6 +11,29 @@ private final class EventCollector: Sendable {
     func lines(_ kind: RestorationLogEvent.Kind) -> [String] { recorded.filter { $0.kind == kind }.map(\.description) }
 }
 
+/// The product screen of a build that made its identifier a string, with a migration from version 1.
+private struct MigratedProductScreen: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "product"
+    static let stateVersion = 2
+    struct State: Codable, Sendable, Equatable { var productID: String }
+    static let stateMigrations = [
+        StateMigration<State>(from: 1, OldProductScreen.State.self) { State(productID: "p-\($0.productID)") }
+    ]
+    var state: State
+}
+
+/// A shared object that only counts.
+private final class Tally: RestorableObject {
+    struct State: Codable, Sendable { var count: Int }
+    func encodeRestorableState() async -> State { State(count: 3) }
+    func decodeRestorableState(_ state: State) async {}
+}
+
+/// A failure an extension ends with.
+private struct SignInFailed: Error, CustomStringConvertible {
+    var description: String { "the token expired" }
+}
+
 /// The product screen of an older build, whose state no longer decodes.
 private struct OldProductScreen: RestorableScreen {
     static let typeKey: ScreenTypeKey = "product"
@@ -109,5 +132,62 @@ private struct OldProductScreen: RestorableScreen {
         #expect(RestorationLogEvent.Level.debug < .info && RestorationLogEvent.Level.info < .warning)
         let event = RestorationLogEvent(.save, .info, .phase, message: "two\nlines", duration: .microseconds(1_234))
         #expect(event.description == "save phase: two lines (1.23 ms)")
+    }
+
+    @Test(
+        "a launch logs migrated screens, restored objects and how each extension ended; a save logs a declined save and budget warnings"
+    )
+    func outcomeEvents() async throws {
+        let store = InMemoryStore()
+        let old = ScreenDeclaration {
+            Stack("browse", root: SearchScreen()) { Screen(OldProductScreen.self, id: "product") }
+        }
+        var tree = try old.makeInitialTree()
+        try tree.push(OldProductScreen(state: .init(productID: 7)), onto: "browse")
+        let saving = RestorationCoordinator(screens: old, store: store)
+        await saving.register(Tally(), identifier: "tally")
+        try await saving.save(tree)
+
+        let events = EventCollector()
+        let current = ScreenDeclaration {
+            Stack("browse", root: SearchScreen()) { Screen(MigratedProductScreen.self, id: "product") }
+        }
+        var delegate = RecordingDelegate(probe: Probe())
+        delegate.appExtension = { throw SignInFailed() }
+        let restoring = RestorationCoordinator(
+            screens: current, store: store, delegate: delegate,
+            configuration: RestorationConfiguration(logHandler: events.handler))
+        await restoring.register(Tally(), identifier: "tally")
+        let session = try await restoring.launch()
+
+        #expect(session.tree.screen(MigratedProductScreen.self, at: "browse/product#1")?.state.productID == "p-7")
+        #expect(events.lines(.screenMigrated) == ["launch screen-migrated browse/product#1: State version 1 to 2"])
+        #expect(events.lines(.objectRestored) == ["launch object-restored: tally"])
+        let ended = try #require(events.recorded.first { $0.kind == .extensionFinished })
+        #expect(ended.level == .warning)
+        #expect(ended.description == "launch extension-finished: app extension: failed(\"the token expired\")")
+
+        // A declined save says the previous archive stays, and does not claim a total.
+        var refusing = delegate
+        refusing.allowSave = false
+        let declining = RestorationCoordinator(
+            screens: current, store: store, delegate: refusing,
+            configuration: RestorationConfiguration(logHandler: events.handler))
+        let declined = try await declining.save(session.tree)
+        #expect(!declined.saved)
+        #expect(events.lines(.declined) == ["save declined: should-save declined; the previous archive stays"])
+        #expect(events.recorded.filter { $0.operation == .save && $0.kind == .finished }.isEmpty)
+
+        // A budget that only warns logs the warning and saves.
+        let warned = EventCollector()
+        let small = RestorationCoordinator(
+            screens: current, store: store,
+            configuration: RestorationConfiguration(
+                budget: SizeBudget(perScreen: 4, perArchive: nil), logHandler: warned.handler))
+        let report = try await small.save(session.tree)
+        #expect(report.saved)
+        let warning = try #require(warned.recorded.first { $0.kind == .budgetExceeded })
+        #expect(warning.level == .warning)
+        #expect(warning.description.contains("over the per-screen budget of 4"))
     }
 }
