@@ -26,7 +26,8 @@ public final class RestorationContext: Sendable {
 
     let extensions: RestorationExtensions
 
-    /// The shared objects registered with the coordinator, already restored.
+    /// The shared objects registered with the coordinator; empty in
+    /// ``RestorationDelegate/willFinishLaunching(_:)``, before any is restored.
     let objects: [String: any RestorableObject]
 
     init(
@@ -39,9 +40,14 @@ public final class RestorationContext: Sendable {
         self.objects = objects
     }
 
-    /// The shared object registered under an identifier, already restored.
+    /// The shared object registered under an identifier.
     ///
-    /// Every screen that asks for one identifier gets the one instance.
+    /// Every screen that asks for one identifier gets the one instance, and so do
+    /// ``RestorationDelegate/didDecodeRestorableState(_:context:)`` and
+    /// ``RestorationDelegate/didFinishLaunching(_:context:)``. During a launch that
+    /// restores, the object has taken back its saved state before any screen or the
+    /// delegate sees it. In ``RestorationDelegate/willFinishLaunching(_:)`` no object
+    /// is available yet, and this returns nil.
     ///
     /// - Parameters:
     ///   - type: The object's type.

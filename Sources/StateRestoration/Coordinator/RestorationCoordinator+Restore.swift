@@ -143,7 +143,7 @@ extension RestorationCoordinator {
             screen = made
         } else {
             let request = ScreenRequest(
-                identifierPath: path, archiveInfo: restoration.info, defaultScreen: S(state: state))
+                identifierPath: path, archiveInfo: restoration.info, screenType: S.self, state: state)
             guard let made = await delegate.screen(forIdentifierPath: path, request: request) else {
                 skip(.delegateReturnedNil, "the delegate returned no screen for \(path)")
                 return nil

@@ -161,7 +161,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 let appState = decodeAppState(archive.appState, notes: &report.notes)
                 await delegate.didDecodeRestorableState(
                     appState,
-                    context: RestorationContext(identifierPath: nil, archiveInfo: info, extensions: extensions))
+                    context: RestorationContext(
+                        identifierPath: nil, archiveInfo: info, extensions: extensions, objects: objects))
                 log.phase("did-decode")
             } else {
                 report = LaunchReport(
@@ -174,7 +175,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
         await delegate.didFinishLaunching(
             report,
-            context: RestorationContext(identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions))
+            context: RestorationContext(
+                identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions, objects: objects))
         log.phase("did-finish-launching")
         report.extensions = await ExtensionRunner.run(
             extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock,
