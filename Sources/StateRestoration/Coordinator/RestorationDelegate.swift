@@ -134,7 +134,9 @@ public struct ScreenRequest: Sendable {
     private let decodedState: any Sendable
     private let make: @Sendable () -> any RestorableScreen
 
-    init<S: RestorableScreen>(identifierPath: IdentifierPath, archiveInfo: ArchiveInfo, screenType: S.Type, state: S.State) {
+    init<S: RestorableScreen>(
+        identifierPath: IdentifierPath, archiveInfo: ArchiveInfo, screenType: S.Type, state: S.State
+    ) {
         self.identifierPath = identifierPath
         self.typeKey = S.typeKey
         self.archiveInfo = archiveInfo
