@@ -184,6 +184,24 @@ extension ScreenTree {
                     .duplicateIdentifier, reference: identifier,
                     message: "\(visit.displayPath) already has a child named \(identifier)")
             }
+            // A restore finds a child's declaration by its identifier first: one that names
+            // another declared child, or a presentable element, would not come back.
+            if let identifier, let other = node.declaration.children.first(where: { $0.identifier == identifier }),
+                !other.declares(S.self)
+            {
+                throw HierarchyError(
+                    .duplicateIdentifier, reference: identifier,
+                    message:
+                        "\(visit.displayPath) declares its child \(identifier) as \(other.typeKey?.rawValue ?? other.kind.rawValue); a \(S.self) cannot take that identifier"
+                )
+            }
+            if let identifier, node.declaration.presentable.contains(where: { $0.identifier == identifier }) {
+                throw HierarchyError(
+                    .duplicateIdentifier, reference: identifier,
+                    message:
+                        "\(visit.displayPath) declares \(identifier) as presentable; a child cannot take that identifier"
+                )
+            }
             node.children.append(ScreenNode(declaration: declared, identifier: identifier, screen: screen))
         }
     }

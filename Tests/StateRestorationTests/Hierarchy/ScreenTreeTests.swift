@@ -1,3 +1,4 @@
+import Foundation
 import StateRestoration
 import Testing
 
@@ -96,6 +97,36 @@ import Testing
         }
         try tree.removeChild("mailbox", from: "split")
         #expect(tree.node(at: "tabs/split")?.children.map(\.identifier) == ["sent-box"])
+    }
+
+    @Test("a container child cannot take an identifier the container declares for another child or presents")
+    func containerChildIdentifiersStayRestorable() async throws {
+        let declaration = ScreenDeclaration {
+            Container(SplitScreen(), id: "split") {
+                Screen(MailboxScreen.self, id: "mailbox")
+                Screen(MessageScreen.self, id: "message")
+            }
+            .presents { Screen(ComposeScreen.self, id: "compose") }
+        }
+        var tree = try declaration.makeInitialTree()
+        let message = MessageScreen(state: .init(messageID: UUID()))
+        #expect { try tree.addChild(message, id: "mailbox", to: "split") } throws: { error in
+            (error as? HierarchyError)?.message
+                == "split declares its child mailbox as mailbox; a MessageScreen cannot take that identifier"
+        }
+        #expect { try tree.addChild(message, id: "compose", to: "split") } throws: { error in
+            (error as? HierarchyError)?.code == .duplicateIdentifier
+        }
+        #expect(tree.node(at: "split")?.children.isEmpty == true)
+
+        // Any other identifier comes back after a save, found by the child's type.
+        try tree.addChild(message, id: "pinned", to: "split")
+        try tree.addChild(MailboxScreen(state: .init(folder: "sent")), to: "split")
+        let store = InMemoryStore()
+        try await RestorationCoordinator(screens: declaration, store: store).save(tree)
+        let session = try await RestorationCoordinator(screens: declaration, store: store).launch()
+        #expect(session.report.skipped.isEmpty)
+        #expect(session.tree == tree)
     }
 
     @Test("an identifier many nodes share is ambiguous; a full path is not")
