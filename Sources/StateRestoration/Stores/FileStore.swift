@@ -111,6 +111,8 @@ public final class FileStore: RestorationStore {
     enum WriteStep: Sendable, CaseIterable {
         case create, setMode, write, synchronize, close, rename, synchronizeDirectory
         case openJournal, appendJournal, synchronizeJournal
+        /// A rejection's move of the archive file, then of its journal, out of the key.
+        case moveArchiveAside, moveJournalAside
 
         /// The steps of a write of the whole archive file.
         static let archiveFileSteps: [WriteStep] = [
@@ -591,9 +593,15 @@ public final class FileStore: RestorationStore {
         let content = try? readWhileLocked(key)
         forget(key)
         // An archive too large to read, or not readable at all, is rejected as its file is.
+        // The archive file goes first: a journal left without it is ignored, and removed
+        // by the next write, while an archive file left without its journal would bring
+        // back the save before the journal's records.
         guard let content else {
-            try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
+            try inject(.moveArchiveAside, archive, operation: .reject)
             try SystemCalls.rename(archive, to: destination, operation: .reject)
+            try inject(.moveJournalAside, journal, operation: .reject)
+            try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
+            try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
             return
         }
         guard let descriptor = try SystemCalls.createExclusively(destination, path: archive, operation: .reject)
@@ -615,9 +623,12 @@ public final class FileStore: RestorationStore {
             SystemCalls.removeFileIgnoringErrors(destination)
             throw error
         }
-        // The journal stays beside the copy, for inspection, in case it was the damaged part.
-        try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
+        try inject(.moveArchiveAside, archive, operation: .reject)
         try SystemCalls.removeFile(archive, operation: .reject)
+        // The journal stays beside the copy, for inspection, in case it was the damaged part.
+        try inject(.moveJournalAside, journal, operation: .reject)
+        try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
+        try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
     }
 
     private func remember(_ key: StoreKey, _ archive: KnownArchive) {
@@ -679,15 +690,17 @@ public final class FileStore: RestorationStore {
     }
 
     /// Throws the injected failure of a step, if any.
-    private func inject(_ step: WriteStep, _ path: String) throws(StoreError) {
+    private func inject(
+        _ step: WriteStep, _ path: String, operation: StoreError.Operation = .write
+    ) throws(StoreError) {
         guard let number = failure?(step) else { return }
         let code: StoreError.Code =
             switch step {
             case .create, .setMode, .write, .close, .openJournal, .appendJournal: .writeFailed
             case .synchronize, .synchronizeDirectory, .synchronizeJournal: .syncFailed
-            case .rename: .renameFailed
+            case .rename, .moveArchiveAside, .moveJournalAside: .renameFailed
             }
-        throw SystemCalls.failure("\(step) failed (injected)", code: code, operation: .write, path: path, errno: number)
+        throw SystemCalls.failure("\(step) failed (injected)", code: code, operation: operation, path: path, errno: number)
     }
 
     // MARK: Paths

@@ -579,4 +579,33 @@ import Testing
             #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(5))
         }
     }
+
+    @Test(
+        "A rejection that stops at either move never brings back the save before the journal's records",
+        arguments: [FileStore.WriteStep.moveArchiveAside, .moveJournalAside], [false, true])
+    func interruptedRejection(step: FileStore.WriteStep, readable: Bool) throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            _ = try Self.storeWithOneRecord(in: directory)
+            // A store whose limit is under the archive's size rejects without reading it.
+            let failing = FileStore(
+                directory: directory, maximumArchiveSize: readable ? FileStore.defaultMaximumArchiveSize : 50_000,
+                failure: { $0 == step ? EIO : nil })
+            let error = try #require(throws: StoreError.self) { try failing.reject(.main, reason: "test") }
+            #expect(error.operation == .reject)
+            #expect(error.code == .renameFailed)
+
+            // The key holds the last save or nothing; never the archive file without its records.
+            let after = try FileStore(directory: directory).read(.main)
+            if step == .moveArchiveAside {
+                #expect(after == Self.largeArchive(2))
+            } else {
+                #expect(after == nil)
+                // The journal left behind is removed by the next write, and does not apply to it.
+                let store = FileStore(directory: directory)
+                try store.write(Self.largeArchive(3), to: .main)
+                #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(3))
+                #expect(try TestSupport.fileNames(in: directory).contains("main.restoration-journal") == false)
+            }
+        }
+    }
 }
