@@ -700,7 +700,8 @@ public final class FileStore: RestorationStore {
             case .synchronize, .synchronizeDirectory, .synchronizeJournal: .syncFailed
             case .rename, .moveArchiveAside, .moveJournalAside: .renameFailed
             }
-        throw SystemCalls.failure("\(step) failed (injected)", code: code, operation: operation, path: path, errno: number)
+        throw SystemCalls.failure(
+            "\(step) failed (injected)", code: code, operation: operation, path: path, errno: number)
     }
 
     // MARK: Paths
