@@ -92,7 +92,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         let initialTree = try declaration.makeInitialTree()
         await takeTurn()
         defer { passTurn() }
-        return await launch(initialTree: initialTree)
+        // Marks the delegate's callbacks and the extensions (tasks inherit it) as inside
+        // this launch, so that a save or a discard there fails at once instead of waiting
+        // for the launch that waits for it.
+        return await LaunchScope.$coordinator.withValue(ObjectIdentifier(self)) {
+            await launch(initialTree: initialTree)
+        }
     }
 
     private func launch(initialTree: ScreenTree) async -> RestorationSession {
@@ -217,10 +222,13 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// - Parameter tree: The hierarchy to save.
     /// - Returns: What was saved and skipped.
     /// - Throws: ``DeclarationError`` when the declaration has errors;
-    ///   ``RestorationError`` when a state does not encode or the store fails. In
-    ///   every case nothing was written and the previous archive is intact.
+    ///   ``RestorationError`` when a state does not encode or the store fails, or
+    ///   (``RestorationError/Code/insideLaunch``) when called from a delegate callback
+    ///   or an extension of this coordinator's running launch. In every case nothing
+    ///   was written and the previous archive is intact.
     @discardableResult
     public func save(_ tree: ScreenTree) async throws -> SaveReport {
+        try requireOutsideLaunch("save(_:)")
         try declaration.validate()
         lastTicket += 1
         let ticket = lastTicket
@@ -316,8 +324,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// For a scene the user discarded, say; ``RestorationScenes/discardScene(_:)``
     /// calls it.
     ///
-    /// - Throws: ``RestorationError`` when the store cannot remove the archive.
+    /// - Throws: ``RestorationError`` when the store cannot remove the archive, or
+    ///   (``RestorationError/Code/insideLaunch``) when called from a delegate callback
+    ///   or an extension of this coordinator's running launch; call it after
+    ///   ``launch()`` returns, for an archive the delegate declined to restore.
     public func discardArchive() async throws(RestorationError) {
+        try requireOutsideLaunch("discardArchive()")
         lastTicket += 1
         let ticket = lastTicket
         pendingDiscards.append(ticket)
@@ -334,6 +346,17 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     underlying: error)
             }
         }
+    }
+
+    /// Throws when called from inside this coordinator's launch, which holds the turn
+    /// the call would wait for.
+    private func requireOutsideLaunch(_ method: String) throws(RestorationError) {
+        guard LaunchScope.coordinator == ObjectIdentifier(self) else { return }
+        throw RestorationError(
+            .insideLaunch,
+            message:
+                "\(method) was called from inside this coordinator's launch() (a delegate callback or a restoration extension), where it would wait for the launch that waits for it; call it after launch() returns"
+        )
     }
 
     /// Waits until no launch or save holds the coordinator, then holds it.
@@ -641,4 +664,9 @@ extension RestorationCoordinator where Delegate == DefaultRestorationDelegate {
     ) {
         self.init(screens: screens, store: store, delegate: DefaultRestorationDelegate(), configuration: configuration)
     }
+}
+
+/// The coordinator whose launch the current task runs inside, if any.
+enum LaunchScope {
+    @TaskLocal static var coordinator: ObjectIdentifier?
 }

@@ -23,6 +23,11 @@ public struct RestorationError: Error, Sendable, CustomStringConvertible {
         public static let storeFailed = Code(rawValue: "store-failed")
         /// The archive exceeded an enforced ``SizeBudget``; nothing was written.
         public static let budgetExceeded = Code(rawValue: "budget-exceeded")
+        /// ``RestorationCoordinator/save(_:)`` or ``RestorationCoordinator/discardArchive()``
+        /// was called from inside the same coordinator's ``RestorationCoordinator/launch()``
+        /// (a delegate callback or a restoration extension), where it would wait for the
+        /// launch that waits for it; nothing was done.
+        public static let insideLaunch = Code(rawValue: "inside-launch")
     }
 
     /// What kind of failure this is.
