@@ -134,41 +134,57 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 report.archiveInfo = info
             } else if await delegate.shouldRestore(info) {
                 log.phase("should-restore")
+                let declaredRoot = initialTree.root
+                guard let root = archive.root, root.id == declaredRoot.identifier, root.kind == declaredRoot.kind else {
+                    // Nothing of the archive can come back: no object or app-wide state either.
+                    let found = archive.root.map { "\($0.id) (\($0.kind.rawValue))" } ?? "nothing"
+                    report = LaunchReport(
+                        outcome: .fresh,
+                        freshReason: .init(
+                            .rootNotRestored,
+                            "the archive's root \(found) is not the declaration's root \(declaredRoot.displayName) (\(declaredRoot.kind.rawValue))"
+                        ))
+                    report.archiveInfo = info
+                    break
+                }
                 var objectNotes: [String] = []
                 let restoredObjects = await restoreObjects(archive.objects ?? [], notes: &objectNotes)
                 log.phase("restore shared objects")
                 var restoration = Restoration(info: info, extensions: extensions, objects: objects, now: now)
-                var restoredRoot: ScreenNode?
-                if let root = archive.root, root.id == initialTree.root.identifier {
-                    restoredRoot = await restore(
-                        root, declared: initialTree.root.declaration, path: IdentifierPath([root.id]),
-                        into: &restoration)
-                }
+                let restoredRoot = await restore(
+                    root, declared: declaredRoot.declaration, path: IdentifierPath([root.id]), into: &restoration)
                 log.phase("re-create and decode screens")
                 if let node = restoredRoot {
                     tree = ScreenTree(root: node)
                     report = LaunchReport(outcome: .restored)
                     restoredScreens = restoration.restoredScreens(in: tree)
                 } else {
-                    let found = archive.root?.id ?? "nothing"
                     report = LaunchReport(
                         outcome: .fresh,
                         freshReason: .init(
                             .rootNotRestored,
-                            "the archive's root \(found) could not be restored as the declaration's root \(initialTree.root.displayName)"
+                            "the archive's root \(root.id) could not be restored: \(restoration.skipped.first?.message ?? "skipped")"
                         ))
+                    if !restoredObjects.isEmpty {
+                        objectNotes.append(
+                            "shared objects \(restoredObjects.joined(separator: ", ")) took back their saved state before the root failed to restore"
+                        )
+                    }
                 }
                 report.archiveInfo = info
                 report.skipped = restoration.skipped
                 report.migrated = restoration.migrated
                 report.restoredObjects = restoredObjects
                 report.notes += objectNotes
-                let appState = decodeAppState(archive.appState, notes: &report.notes)
-                await delegate.didDecodeRestorableState(
-                    appState,
-                    context: RestorationContext(
-                        identifierPath: nil, archiveInfo: info, extensions: extensions, objects: objects))
-                log.phase("did-decode")
+                // The app-wide state comes back with the hierarchy only, as a fresh launch skips did-decode.
+                if report.outcome == .restored {
+                    let appState = decodeAppState(archive.appState, notes: &report.notes)
+                    await delegate.didDecodeRestorableState(
+                        appState,
+                        context: RestorationContext(
+                            identifierPath: nil, archiveInfo: info, extensions: extensions, objects: objects))
+                    log.phase("did-decode")
+                }
             } else {
                 report = LaunchReport(
                     outcome: .fresh, freshReason: .init(.declinedByDelegate, "the delegate declined to restore"))
