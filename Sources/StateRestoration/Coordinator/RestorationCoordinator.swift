@@ -631,7 +631,24 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
     /// The key of the marker that says a restoration is under way.
     private nonisolated var restorationMarkerKey: StoreKey? {
-        StoreKey(rawValue: configuration.storeKey.rawValue + ".restoring")
+        Self.markerKey(for: configuration.storeKey)
+    }
+
+    /// The key of the crash-loop marker beside an archive: `<key>.restoring`, or, for a key
+    /// too long for that, its first 73 characters, `_`, a 64-bit FNV-1a hash of the whole key
+    /// in hexadecimal and `.restoring`, so that every archive key has one.
+    static func markerKey(for key: StoreKey) -> StoreKey? {
+        let suffix = ".restoring"
+        if let marker = StoreKey(rawValue: key.rawValue + suffix) { return marker }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in key.rawValue.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        let digest = String(repeating: "0", count: 16 - digits.count) + digits
+        let kept = key.rawValue.prefix(StoreKey.maximumLength - suffix.count - 1 - digest.count)
+        // `_`, not `-`: a kept part ending in `.rejected` must not make the reserved `.rejected-`.
+        return StoreKey(rawValue: kept + "_" + digest + suffix)
     }
 
     /// Removes the restoration marker: the launch completed.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StateRestoration
 import Testing
 
@@ -119,5 +120,53 @@ private struct DyingDelegate: RestorationDelegate {
             #expect(session.tree == tree)
         }
         #expect(try store.keys() == [.main])
+    }
+
+    /// Records the store's keys while the launch restores.
+    private struct KeyWatcher: RestorationDelegate {
+        final class Seen: Sendable {
+            let keys = Mutex<[StoreKey]>([])
+        }
+        let store: InMemoryStore
+        let seen = Seen()
+        func didDecodeRestorableState(_ state: Int?, context: RestorationContext) async {
+            let keys = (try? store.keys()) ?? []
+            seen.keys.withLock { $0 = keys }
+        }
+        func willEncodeRestorableState() async -> Int? { nil }
+    }
+
+    @Test(
+        "an archive key too long for <key>.restoring still gets a marker, so a launch that died restoring it is not repeated",
+        arguments: [
+            String(repeating: "k", count: 100), "scene-" + String(repeating: "w", count: 94),
+            String(repeating: "y", count: 64) + ".rejected" + String(repeating: "z", count: 27),
+        ])
+    func longKeysKeepProtection(rawKey: String) async throws {
+        let key = try StoreKey.validated(rawKey)
+        let store = InMemoryStore()
+        let tree = try Shop.busyTree()
+        let configuration = RestorationConfiguration(storeKey: key)
+        try await RestorationCoordinator(screens: Shop.declaration(), store: store, configuration: configuration)
+            .save(tree)
+
+        let watcher = KeyWatcher(store: store)
+        let first = try await RestorationCoordinator(
+            screens: Shop.declaration(), store: store, delegate: watcher, configuration: configuration
+        ).launch()
+        #expect(first.report.outcome == .restored)
+        #expect(!first.report.notes.contains { $0.contains("crash-loop protection is off") })
+        let markers = watcher.seen.keys.withLock { $0 }.filter { $0 != key }
+        #expect(markers.count == 1)
+        #expect(markers.first?.rawValue.hasSuffix(".restoring") == true)
+        #expect(try store.keys() == [key])
+
+        // As if the launch had died while restoring: the marker it wrote is still there.
+        let marker = try #require(markers.first)
+        try store.write(Data("restoring".utf8), to: marker)
+        let second = try await RestorationCoordinator(
+            screens: Shop.declaration(), store: store, configuration: configuration
+        ).launch()
+        #expect(second.report.freshReason?.code == .crashedDuringRestoration)
     }
 }
