@@ -552,12 +552,16 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 return .fresh(LaunchReport(outcome: .fresh, freshReason: .init(.noArchive, "no archive was saved")))
             }
             data = stored
-        } catch let error as StoreError where error.code == .tooLarge && error.operation == .read {
-            // Unlike a locked device, this does not pass (see `StoreError.Code.tooLarge`): move
-            // the file aside, as a damaged archive is, so the next save does not overwrite it unseen.
+        } catch let error as StoreError
+            where (error.code == .tooLarge || error.code == .notAFile) && error.operation == .read
+        {
+            // Unlike a locked device, these do not pass (see `StoreError.Code.tooLarge`): move
+            // the file aside, as a damaged archive is, so the next save does not overwrite it
+            // unseen, or can write at all.
+            let reason = error.code == .tooLarge ? "too-large" : "not-a-file"
             var report = LaunchReport(
-                outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (too-large): \(error)"))
-            reject(key, reason: "too-large", into: &report)
+                outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (\(reason)): \(error)"))
+            reject(key, reason: reason, into: &report)
             removeRestorationMarker(notes: &report.notes)
             return .fresh(report)
         } catch {

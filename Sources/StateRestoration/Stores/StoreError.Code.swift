@@ -68,6 +68,16 @@ extension StoreError {
         /// ```
         public static let tooLarge = Code(rawValue: "tooLarge")
 
+        /// What is at an archive's path is not a regular file (a directory, a FIFO, a
+        /// device), so it is not read. Like ``tooLarge``, a ``RestorationCoordinator`` takes
+        /// this code on a read as lasting and moves the path aside, so that saves can write
+        /// the archive again.
+        ///
+        /// ```swift
+        /// if error.code == .notAFile { /* something else took the archive's name */ }
+        /// ```
+        public static let notAFile = Code(rawValue: "notAFile")
+
         /// Creating or writing the temporary file of a write failed, or removing an archive failed.
         ///
         /// ```swift

@@ -68,7 +68,9 @@ enum SystemCalls {
     static func readFileAndIdentity(
         at path: String, limit: Int, operation: StoreError.Operation
     ) throws(StoreError) -> (data: Data, identity: FileIdentity)? {
-        let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
+        // Non-blocking: a FIFO at the path must not wait for a writer (reads of a regular
+        // file ignore the flag).
+        let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else {
             let number = errno
             if number == ENOENT { return nil }
@@ -79,6 +81,11 @@ enum SystemCalls {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw failure("fstat failed", code: .readFailed, operation: operation, path: path, errno: errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw StoreError(
+                code: .notAFile, operation: operation, path: path,
+                reason: "it is not a regular file (\(fileKind(status.st_mode))); it was not read")
         }
         func tooLarge(_ size: String) -> StoreError {
             StoreError(
@@ -111,6 +118,19 @@ enum SystemCalls {
             } else if errno != EINTR {
                 throw failure("read failed", code: .readFailed, operation: operation, path: path, errno: errno)
             }
+        }
+    }
+
+    /// What kind of file a mode is, for messages.
+    private static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "file type \(String(mode & S_IFMT, radix: 8))"
         }
     }
 

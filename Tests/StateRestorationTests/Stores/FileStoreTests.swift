@@ -74,25 +74,48 @@ import Testing
         }
     }
 
-    @Test("A file that grows past the limit after fstat is cut off one byte past it, not read to its end")
-    func growingFile() throws {
-        try TestSupport.withTemporaryDirectory { directory in
-            let store = FileStore(directory: directory, maximumArchiveSize: 1_000)
-            let fifo = store.fileURL(for: .main).path(percentEncoded: false)
-            // A FIFO's fstat reports 0 bytes; its writer then delivers 5,000.
-            #expect(mkfifo(fifo, 0o600) == 0)
-            let writer = Thread {
-                let descriptor = open(fifo, O_WRONLY)
-                guard descriptor >= 0 else { return }
-                let bytes = [UInt8](repeating: 9, count: 5_000)
-                _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                close(descriptor)
+    #if os(Linux)
+        @Test("A file that grows past the limit after fstat is cut off one byte past it, not read to its end")
+        func growingFile() throws {
+            try TestSupport.withTemporaryDirectory { directory in
+                let store = FileStore(directory: directory, maximumArchiveSize: 1_000)
+                // A regular file whose fstat reports 0 bytes and whose read delivers several
+                // kilobytes: a process's memory map, through a symbolic link in the archive's place.
+                let link = store.fileURL(for: .main).path(percentEncoded: false)
+                #expect(symlink("/proc/self/maps", link) == 0)
+                let error = try #require(throws: StoreError.self) { try store.read(.main) }
+                #expect(error.code == .tooLarge)
+                #expect(error.description.contains("more than 1000 bytes"))
             }
-            writer.start()
-            let error = try #require(throws: StoreError.self) { try store.read(.main) }
-            #expect(error.code == .tooLarge)
-            #expect(error.description.contains("more than 1000 bytes"))
         }
+    #endif
+
+    @Test("A FIFO or a directory in an archive's place is refused at once as not a file, and never waited on")
+    func notAFile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = FileStore(directory: directory.url)
+        let archive = store.fileURL(for: .main).path(percentEncoded: false)
+        // No process ever opens the FIFO for writing: a blocking open would wait for ever.
+        #expect(mkfifo(archive, 0o600) == 0)
+        let fifo = try #require(throws: StoreError.self) { try store.read(.main) }
+        #expect(fifo.code == .notAFile)
+        #expect(fifo.description == "cannot read \(archive): it is not a regular file (a FIFO); it was not read")
+
+        // A launch moves it aside, and saves can write the archive again.
+        #expect(unlink(archive) == 0)
+        #expect(mkdir(archive, 0o700) == 0)
+        let folder = try #require(throws: StoreError.self) { try store.read(.main) }
+        #expect(folder.description.hasSuffix("it is not a regular file (a directory); it was not read"))
+        let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store)
+        let launched = try await coordinator.launch()
+        #expect(launched.report.freshReason?.code == .archiveRejected)
+        #expect(launched.report.rejectedCheck == "not-a-file")
+        #expect(try store.rejectedArchives(for: .main).count == 1)
+        let tree = try Shop.busyTree()
+        try await coordinator.save(tree)
+        let restored = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
+        #expect(restored.tree == tree)
     }
 
     @Test("A directory URL with a trailing slash names the same files")
