@@ -142,6 +142,10 @@ public final class FileStore: RestorationStore {
         /// Whether the journal, if there is one, is of the version written: an older one is
         /// read but not appended to.
         var journalIsCurrent = true
+        /// Whether this store knows the journal's name to be durable: it created the journal
+        /// and synchronized the directory. A journal found by a read may have been left by a
+        /// process killed before that synchronization, so the first append to it makes it so.
+        var journalNameIsDurable = false
     }
 
     /// Creates a store that keeps its archives in a directory.
@@ -507,9 +511,12 @@ public final class FileStore: RestorationStore {
             let closing = descriptor
             descriptor = -1
             try SystemCalls.closeChecked(closing, path: target, operation: .write)
-            if creating {
-                // Make the new journal's name durable, as a write of the archive file does.
+            if creating || !archive.journalNameIsDurable {
+                // Make the new journal's name durable, as a write of the archive file does; for a
+                // journal found by a read, once, before this store confirms a record in it.
+                try inject(.synchronizeDirectory, directoryPath)
                 try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
+                archive.journalNameIsDurable = true
             }
             archive.journalLength = offset + (creating ? FileStoreJournal.headerSize : 0) + record.count
             archive.journalTailIsClean = true

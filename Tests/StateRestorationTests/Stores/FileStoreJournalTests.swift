@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import StateRestoration
 import Testing
 
@@ -606,6 +607,51 @@ import Testing
                 #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(3))
                 #expect(try TestSupport.fileNames(in: directory).contains("main.restoration-journal") == false)
             }
+        }
+    }
+
+    @Test("The first record a store appends to a journal it found, not made, syncs the directory once")
+    func adoptedJournalNameMadeDurable() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let steps = Mutex<[FileStore.WriteStep]>([])
+            func recordingStore() -> FileStore {
+                FileStore(
+                    directory: directory,
+                    failure: { step in
+                        steps.withLock { $0.append(step) }
+                        return nil
+                    })
+            }
+            func stepsOf(_ write: () throws -> Void) rethrows -> [FileStore.WriteStep] {
+                steps.withLock { $0 = [] }
+                try write()
+                return steps.withLock { $0 }
+            }
+            // The store that creates the journal syncs the directory with its first record only.
+            let creator = recordingStore()
+            try creator.write(Self.largeArchive(1), to: .main)
+            #expect(
+                try stepsOf { try creator.write(Self.largeArchive(2), to: .main) } == [
+                    .openJournal, .appendJournal, .synchronizeJournal, .synchronizeDirectory,
+                ])
+            #expect(
+                try stepsOf { try creator.write(Self.largeArchive(3), to: .main) } == [
+                    .openJournal, .appendJournal, .synchronizeJournal,
+                ])
+
+            // A store that found the journal (a new process, say) cannot know its creator synced
+            // the directory: its first record does, once.
+            let adopter = recordingStore()
+            #expect(try adopter.read(.main) == Self.largeArchive(3))
+            #expect(
+                try stepsOf { try adopter.write(Self.largeArchive(4), to: .main) } == [
+                    .openJournal, .appendJournal, .synchronizeJournal, .synchronizeDirectory,
+                ])
+            #expect(
+                try stepsOf { try adopter.write(Self.largeArchive(5), to: .main) } == [
+                    .openJournal, .appendJournal, .synchronizeJournal,
+                ])
+            #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(5))
         }
     }
 }
