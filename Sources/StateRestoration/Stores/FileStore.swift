@@ -611,7 +611,10 @@ public final class FileStore: RestorationStore {
             try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
             return
         }
-        guard let descriptor = try SystemCalls.createExclusively(destination, path: archive, operation: .reject)
+        let copyName = URL(fileURLWithPath: destination).lastPathComponent
+        guard
+            let descriptor = try SystemCalls.createExclusively(
+                destination, path: archive, operation: .reject, what: "the rejected copy \(copyName)")
         else {
             throw StoreError(
                 code: .writeFailed, operation: .reject, path: archive,
@@ -628,7 +631,9 @@ public final class FileStore: RestorationStore {
         } catch {
             if open { SystemCalls.closeIgnoringErrors(descriptor) }
             SystemCalls.removeFileIgnoringErrors(destination)
-            throw error
+            var failed = error
+            failed.reason = "writing the rejected copy \(copyName): " + error.reason
+            throw failed
         }
         try inject(.moveArchiveAside, archive, operation: .reject)
         try SystemCalls.removeFile(archive, operation: .reject)

@@ -136,9 +136,9 @@ enum SystemCalls {
 
     /// Creates a new file with `O_CREAT | O_EXCL` and opens it for writing, or returns `nil` if
     /// a file with that name already exists.
-    /// Errors name `path`, the file the temporary one stands for.
+    /// Errors name `path`, the file the new one stands for, and say the new one is `what`.
     static func createExclusively(
-        _ temporary: String, path: String, operation: StoreError.Operation
+        _ temporary: String, path: String, operation: StoreError.Operation, what: String = "temporary file"
     ) throws(StoreError) -> Int32? {
         let descriptor = retryingInterrupts {
             open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(privateFileMode))
@@ -147,7 +147,7 @@ enum SystemCalls {
             let number = errno
             if number == EEXIST { return nil }
             let code: StoreError.Code = number == ENOENT || number == ENOTDIR ? .directoryUnavailable : .writeFailed
-            throw failure("cannot create temporary file", code: code, operation: operation, path: path, errno: number)
+            throw failure("cannot create \(what)", code: code, operation: operation, path: path, errno: number)
         }
         return descriptor
     }

@@ -654,4 +654,31 @@ import Testing
             #expect(try FileStore(directory: directory).read(.main) == Self.largeArchive(5))
         }
     }
+
+    @Test("A rejected copy that cannot be created names the copy, and the key keeps what a read returned")
+    func rejectedCopyCannotBeCreated() async throws {
+        guard TestSupport.isRoot else { return try Self.rejectIntoReadOnlyDirectory() }
+        // Root writes into read-only directories: a child process gives up root first.
+        await #expect(processExitsWith: .success) {
+            try TestSupport.becomeNobody()
+            #expect(!TestSupport.isRoot)
+            try Self.rejectIntoReadOnlyDirectory()
+        }
+    }
+
+    static func rejectIntoReadOnlyDirectory() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let store = try storeWithOneRecord(in: directory)
+            let path = directory.path(percentEncoded: false)
+            try TestSupport.setPermissions(0o500, of: path)
+            defer { try? TestSupport.setPermissions(0o700, of: path) }
+
+            let error = try #require(throws: StoreError.self) { try store.reject(.main, reason: "test") }
+            #expect(error.code == .permissionDenied)
+            #expect(error.operation == .reject)
+            #expect(error.reason.hasPrefix("cannot create the rejected copy main.rejected-test-"))
+            #expect(!error.description.contains("temporary"))
+            #expect(try FileStore(directory: directory).read(.main) == largeArchive(2))
+        }
+    }
 }
