@@ -46,6 +46,26 @@ import Testing
         #expect(InMemoryStore(storage: storage).rejectedArchive(named: rejectedName) == damaged)
     }
 
+    @Test("damaging a save that the delegate declined throws, instead of damaging an earlier archive")
+    func declinedSaveIsNotDamaged() async throws {
+        struct Declining: RestorationDelegate {
+            func shouldSave(_ metadata: inout RestorationMetadata) async -> Bool { false }
+        }
+        let storage = InMemoryStore.Storage()
+        let tree = try TestApp.busyTree()
+        _ = try await RestorationHarness(screens: TestApp.declaration, storage: .inMemory(storage)).relaunch(
+            saving: tree)
+        let earlier = try #require(
+            try RestorationHarness(screens: TestApp.declaration, storage: .inMemory(storage)).storedArchive())
+
+        let declining = RestorationHarness(screens: TestApp.declaration, storage: .inMemory(storage)) { Declining() }
+        let error = await #expect(throws: HarnessError.self) {
+            try await declining.relaunch(saving: tree, damagedBy: .flippedBodyByte(at: 0))
+        }
+        #expect(error?.description.contains("nothing was saved") == true)
+        #expect(try declining.storedArchive() == earlier)
+    }
+
     @Test("flipping a body byte changes exactly that byte")
     func flip() throws {
         let archive = Data(repeating: 0x11, count: ArchiveDamage.headerSize + 8)

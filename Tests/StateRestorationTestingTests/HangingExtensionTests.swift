@@ -10,6 +10,8 @@ private struct LogInDelegate: RestorationDelegate {
         case returns
         /// Returns after yielding to the other tasks this many times; no time passes.
         case yields(Int)
+        /// Returns after sleeping on the test clock for these durations, one after another.
+        case sleeps([Duration])
     }
 
     let clock: TestClock
@@ -25,6 +27,9 @@ private struct LogInDelegate: RestorationDelegate {
             case .yields(let count):
                 for _ in 0..<count { await Task.yield() }
                 probe.record("logged in")
+            case .sleeps(let durations):
+                for duration in durations { try await clock.sleep(for: duration) }
+                probe.record("logged in at \(clock.now)")
             case .hangs:
                 do {
                     try await clock.sleepUntilCancelled()
@@ -74,6 +79,38 @@ private struct LogInDelegate: RestorationDelegate {
         #expect(relaunched.report.extensions.map(\.result) == [.completed])
         #expect(probe.recorded == ["logged in"])
         #expect(clock.now == .init(offset: .zero))
+    }
+}
+
+extension HangingExtensionTests {
+    // The harness once moved the clock straight to the timeout: an extension due earlier woke
+    // together with the timeout, and the launch reported it completed or timed out at random.
+    @Test("an extension that sleeps on the test clock and is due before the timeout completes, every time")
+    func sleepsWithinTimeout() async throws {
+        for _ in 0..<20 {
+            let clock = TestClock()
+            let probe = Probe()
+            let harness = RestorationHarness(
+                screens: TestApp.declaration, configuration: RestorationConfiguration(extensionTimeout: .seconds(5))
+            ) { LogInDelegate(clock: clock, probe: probe, work: .sleeps([.seconds(2), .seconds(2)])) }
+            let relaunched = try await harness.relaunch(saving: try TestApp.busyTree(), timingOutExtensionsOn: clock)
+            #expect(relaunched.report.extensions.map(\.result) == [.completed])
+            #expect(probe.recorded == ["logged in at \(TestClock.Instant(offset: .seconds(4)))"])
+            #expect(clock.now == .init(offset: .seconds(4)))
+        }
+    }
+
+    @Test("an extension whose sleeps pass the timeout is cancelled at the timeout")
+    func sleepsPastTimeout() async throws {
+        let clock = TestClock()
+        let probe = Probe()
+        let harness = RestorationHarness(
+            screens: TestApp.declaration, configuration: RestorationConfiguration(extensionTimeout: .seconds(5))
+        ) { LogInDelegate(clock: clock, probe: probe, work: .sleeps([.seconds(3), .seconds(3)])) }
+        let relaunched = try await harness.relaunch(saving: try TestApp.busyTree(), timingOutExtensionsOn: clock)
+        #expect(relaunched.report.extensions.map(\.result) == [.timedOut])
+        #expect(clock.now == .init(offset: .seconds(5)))
+        #expect(probe.recorded.isEmpty)
     }
 }
 

@@ -152,6 +152,10 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     public func relaunch(saving tree: ScreenTree, damagedBy damage: ArchiveDamage) async throws -> Relaunch {
         let log = LifecycleRecorder<Delegate>.Log()
         let saveReport = try await makeCoordinator(log: log).save(tree)
+        // An archive left by an earlier save is not this tree's: damaging it would test nothing.
+        guard saveReport.saved else {
+            throw HarnessError("cannot \(damage): nothing was saved (the delegate's shouldSave declined)")
+        }
         try damageArchive(damage)
         return try await launch(log: log, saveReport: saveReport)
     }
@@ -189,10 +193,13 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     /// so an extension that hangs is cancelled without the test sleeping.
     ///
     /// The clock replaces the configuration's for both processes. The harness
-    /// advances it by `RestorationConfiguration.extensionTimeout` once the
-    /// coordinator sleeps until the timeout and its extensions have all started
-    /// and then made no progress, none finishing, for a settling time (a thousand
-    /// yields of the harness's own task and at least 50 milliseconds). A launch
+    /// advances it once the coordinator sleeps until the timeout and its
+    /// extensions have all started and then made no progress, none finishing, for
+    /// a settling time (a thousand yields of the harness's own task and at least
+    /// 50 milliseconds): to the earliest deadline of another sleeper on the clock
+    /// (an extension that waits on it), then again once the launch is stuck again,
+    /// and to the end of `RestorationConfiguration.extensionTimeout` when no
+    /// earlier sleeper is left. A launch
     /// whose extensions all finish within the settling time, at once or after
     /// awaiting other tasks, returns without the clock moving; an extension that
     /// takes longer (real I/O, a wall-clock sleep) is timed out like a hung one.
@@ -225,8 +232,18 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
                 // The coordinator starts its timeout when the clock still reads what
                 // it reads now (nobody else advances it), so its deadline is known.
                 // This task is cancelled as soon as the launch returns.
-                await Self.waitUntilStuck(progress, deadline: deadline, on: clock)
-                if !Task.isCancelled { clock.advance(to: deadline) }
+                // Earlier deadlines (an extension sleeping on the clock) come first, one at a
+                // time, each after the launch is stuck again: an extension due before the
+                // timeout wakes alone and can finish, as it would on a real clock.
+                while !Task.isCancelled {
+                    await Self.waitUntilStuck(progress, deadline: deadline, on: clock)
+                    guard !Task.isCancelled else { break }
+                    guard let earlier = clock.deadlines.first(where: { $0 < deadline }) else {
+                        clock.advance(to: deadline)
+                        break
+                    }
+                    clock.advance(to: earlier)
+                }
                 return nil
             }
             while let result = try await group.next() {
