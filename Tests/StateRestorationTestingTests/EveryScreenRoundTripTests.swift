@@ -88,6 +88,30 @@ private let troubledFailures = [
         #expect(failures.isEmpty)
     }
 
+    @Test("a container and a stack presented over a screen are checked with what is in them")
+    func presentedContainers() async throws {
+        let declaration = ScreenDeclaration {
+            Stack("browse", root: SearchScreen()) {
+                Screen(ProductScreen.self, id: "product")
+                    .presents {
+                        Container(SplitScreen(), id: "split") {
+                            Screen(NoteScreen.self, id: "note")
+                            Screen(LossyScreen.self, id: "lossy-pane")
+                        }
+                        Stack("checkout", root: SearchScreen()) { Screen(LossyScreen.self, id: "lossy") }
+                    }
+            }
+        }
+        let failures = try await RestorationHarness(screens: declaration).everyScreenRoundTripFailure()
+        // Only the lossy screens, found where the declaration puts them: the container and its
+        // note pane are placed and round-trip.
+        #expect(
+            failures.map { "\($0.path?.description ?? "-") \($0.kind.rawValue)" } == [
+                "browse/product#1/split/lossy-pane changed",
+                "browse/product#1/checkout/lossy#1 changed",
+            ])
+    }
+
     @Test("each failing screen is reported with its type, path and why, wherever the declaration puts it")
     func failuresNamePathAndKind() async throws {
         let failures = try await RestorationHarness(screens: troubledDeclaration).everyScreenRoundTripFailure()

@@ -257,7 +257,9 @@ private struct SampleLocation {
         }
         for presentable in node.presentable {
             guard let id = presentable.identifier else { continue }
-            if presentable.kind == .screen {
+            // A screen or a custom container is presented as a sample; a stack or tabs, which have
+            // no screen of their own, as declared, with their initial screens.
+            if presentable.screenType != nil {
                 collect(
                     presentable, path: path.appending(id), setup: existing, place: .present(over: path, id: id),
                     into: &locations)
