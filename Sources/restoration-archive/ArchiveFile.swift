@@ -64,14 +64,16 @@ struct ArchiveFile {
     ///
     /// - Throws: ``ToolError`` naming the file and why it cannot be read.
     static func read(_ path: String) throws(ToolError) -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        if path == "-" { return try readStandardInput() }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ToolError("cannot read \(path): no such file")
         }
         guard !isDirectory.boolValue else { throw ToolError("cannot read \(path): is a directory") }
+        // A symbolic link is read as the file it names (and that file's journal applies).
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path(percentEncoded: false)
         // A FIFO or a device (/dev/zero) would be read without end.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file)
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
             throw ToolError("cannot read \(path): not a regular file")
         }
@@ -79,14 +81,40 @@ struct ArchiveFile {
             throw ToolError(
                 "cannot read \(path): \(size) bytes is more than a restoration archive can be (\(maximumFileSize))")
         }
-        guard FileManager.default.isReadableFile(atPath: path) else {
+        guard FileManager.default.isReadableFile(atPath: file) else {
             throw ToolError("cannot read \(path): permission denied")
         }
-        if let merged = try readThroughJournal(path) { return merged }
+        if let merged = try readThroughJournal(file) { return merged }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw ToolError("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Standard input to its end, but no more than ``maximumFileSize`` bytes, and no further than
+    /// the header when the input does not start with an archive's magic: `/dev/zero` piped in is
+    /// refused at once, not read until memory runs out.
+    private static func readStandardInput() throws(ToolError) -> Data {
+        var data = Data()
+        let input = FileHandle.standardInput
+        while true {
+            let wanted = data.count < ArchiveEnvelope.headerSize ? ArchiveEnvelope.headerSize - data.count : 1 << 20
+            let chunk: Data?
+            do {
+                chunk = try input.read(upToCount: wanted)
+            } catch {
+                throw ToolError("cannot read standard input: \(error.localizedDescription)")
+            }
+            guard let chunk, !chunk.isEmpty else { return data }
+            data.append(chunk)
+            if data.count == ArchiveEnvelope.headerSize, !data.starts(with: ArchiveEnvelope.magic) {
+                return data  // not an archive: its header says all that will be said
+            }
+            if data.count > maximumFileSize {
+                throw ToolError(
+                    "cannot read standard input: more than \(maximumFileSize) bytes, more than a restoration archive can be")
+            }
         }
     }
 

@@ -90,6 +90,12 @@ struct Validator {
             failures.append(Failure(check: "undecodable-body", message: describe(error)))
             return (failures, nil)
         }
+        // As a launch does: any other date is damage, and would overflow the arithmetic of ages.
+        let seconds = archive.savedAt.timeIntervalSince1970
+        if !RestorationArchive.plausibleSaveDates.contains(seconds) {
+            let message = "the archive says it was saved \(seconds) s after 1970, outside 1970 to the year 9999"
+            failures.append(Failure(check: "invalid-save-date", message: message))
+        }
         failures += checkValues(archive)
         failures += checkTree(archive.root)
         return (failures, archive)

@@ -59,8 +59,8 @@ enum ArchiveTool {
         throw NotBuilt(searched: searched)
     }
 
-    /// Runs the tool with `arguments`, standard input empty, and collects its output.
-    static func run(_ arguments: [String]) async throws -> Run {
+    /// Runs the tool with `arguments`, standard input empty (or `input`), and collects its output.
+    static func run(_ arguments: [String], input: FileHandle = .nullDevice) async throws -> Run {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
@@ -76,7 +76,7 @@ enum ArchiveTool {
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input
         // Files rather than pipes: a child that writes a lot can never block on a full pipe.
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             process.terminationHandler = { _ in continuation.resume() }

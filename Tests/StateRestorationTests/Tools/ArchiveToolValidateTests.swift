@@ -91,6 +91,49 @@ import Testing
         }
     }
 
+    @Test("a save date a launch refuses (before 1970, after the year 9999) fails validate as it fails the launch")
+    func implausibleSaveDate() async throws {
+        let archives = try ShopArchives()
+        defer { archives.remove() }
+        for savedAt in [Date(timeIntervalSince1970: -86_400), Date(timeIntervalSince1970: 300_000_000_000)] {
+            let (url, _) = try await archives.save(try Shop.busyTree(), savedAt: savedAt)
+            let launch = try await RestorationCoordinator(
+                screens: Shop.declaration(), store: FileStore(directory: archives.directory.url)
+            ).launch()
+            #expect(launch.report.rejectedCheck == "invalid-save-date")
+            let rejected = try #require(launch.report.rejectedArchive)
+
+            let run = try await ArchiveTool.run(["validate", rejected])
+            #expect(run.exited(1), "\(run)")
+            #expect(
+                run.outputLines == [
+                    "invalid-save-date: the archive says it was saved \(savedAt.timeIntervalSince1970) s after 1970, "
+                        + "outside 1970 to the year 9999"
+                ])
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+
+    @Test("an archive reached through a symbolic link is read as the file it names")
+    func symbolicLink() async throws {
+        let archives = try ShopArchives()
+        defer { archives.remove() }
+        let (url, _) = try await archives.save(try Shop.busyTree())
+        let link = archives.directory.url.appendingPathComponent("link.restoration")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: url)
+        let run = try await ArchiveTool.run(["validate", link.path])
+        #expect(run.exited(0), "\(run)")
+        #expect(run.outputLines == ["\(link.path): valid (envelope, body, 10 screen states, 1 object, tree)"])
+    }
+
+    @Test("standard input that is not an archive is judged by its header, not read to its end")
+    func endlessStandardInput() async throws {
+        let zeros = try #require(FileHandle(forReadingAtPath: "/dev/zero"))
+        let run = try await ArchiveTool.run(["validate", "-"], input: zeros)
+        #expect(run.exited(1), "\(run)")
+        #expect(run.outputLines.first?.hasPrefix("bad-magic: bytes 0-7 are ") == true)
+    }
+
     @Test("a screen state that does not parse is named by its path")
     func unparseableState() async throws {
         let archives = try ShopArchives()
