@@ -113,7 +113,8 @@ struct ArchiveFile {
             }
             if data.count > maximumFileSize {
                 throw ToolError(
-                    "cannot read standard input: more than \(maximumFileSize) bytes, more than a restoration archive can be")
+                    "cannot read standard input: more than \(maximumFileSize) bytes, "
+                        + "more than a restoration archive can be")
             }
         }
     }
