@@ -296,6 +296,14 @@ extension RestorationCoordinator {
                     child, at: childPath, .malformed, "\(path) has two saved children named \(child.id)")
                 continue
             }
+            // What addChild refuses: a name paths cannot hold, or one a presented element takes.
+            guard !child.id.isEmpty, !child.id.contains("/"), !child.id.contains("#"),
+                !declared.presentable.contains(where: { $0.identifier == child.id })
+            else {
+                restoration.skipSubtree(
+                    child, at: childPath, .malformed, "\(path) cannot have a child named \"\(child.id)\"")
+                continue
+            }
             let childDeclaration =
                 declared.children.first { $0.identifier == child.id }
                 ?? declared.children.first { $0.typeKey != nil && $0.typeKey == child.type }

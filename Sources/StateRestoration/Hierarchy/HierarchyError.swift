@@ -34,6 +34,8 @@ public struct HierarchyError: Error, Sendable, CustomStringConvertible, Equatabl
         public static let alreadyPresenting = Code(rawValue: "already-presenting")
         /// The screen at the path has another type.
         public static let typeMismatch = Code(rawValue: "type-mismatch")
+        /// An identifier is empty or contains `/` or `#`, which paths and positions use.
+        public static let invalidIdentifier = Code(rawValue: "invalid-identifier")
     }
 
     /// What kind of failure this is.

@@ -173,27 +173,33 @@ extension ScreenTree {
     ) throws(HierarchyError) {
         try modify(container) { (node, visit) throws(HierarchyError) in
             try Self.require(node, is: .container, for: "add a child to", visit)
-            guard let declared = node.declaration.children.first(where: { $0.declares(S.self) }) else {
+            // A restore finds a child's declaration by its identifier first, then by its type:
+            // the child takes the declaration the restore will find, or is refused.
+            let named = id.flatMap { id in node.declaration.children.first { $0.identifier == id } }
+            if let named, let id, !named.declares(S.self) {
+                throw HierarchyError(
+                    .duplicateIdentifier, reference: id,
+                    message:
+                        "\(visit.displayPath) declares its child \(id) as \(named.typeKey?.rawValue ?? named.kind.rawValue); a \(S.self) cannot take that identifier"
+                )
+            }
+            guard let declared = named ?? node.declaration.children.first(where: { $0.declares(S.self) }) else {
                 throw HierarchyError(
                     .notDeclared, reference: container.description,
                     message: "\(S.self) is not declared as a child of \(visit.displayPath)")
             }
             let identifier = id ?? declared.identifier
+            if let identifier, identifier.isEmpty || identifier.contains("/") || identifier.contains("#") {
+                throw HierarchyError(
+                    .invalidIdentifier, reference: identifier,
+                    message:
+                        "\(visit.displayPath) cannot have a child named \"\(identifier)\": identifiers are non-empty and contain no / or #"
+                )
+            }
             if let identifier, node.children.contains(where: { $0.identifier == identifier }) {
                 throw HierarchyError(
                     .duplicateIdentifier, reference: identifier,
                     message: "\(visit.displayPath) already has a child named \(identifier)")
-            }
-            // A restore finds a child's declaration by its identifier first: one that names
-            // another declared child, or a presentable element, would not come back.
-            if let identifier, let other = node.declaration.children.first(where: { $0.identifier == identifier }),
-                !other.declares(S.self)
-            {
-                throw HierarchyError(
-                    .duplicateIdentifier, reference: identifier,
-                    message:
-                        "\(visit.displayPath) declares its child \(identifier) as \(other.typeKey?.rawValue ?? other.kind.rawValue); a \(S.self) cannot take that identifier"
-                )
             }
             if let identifier, node.declaration.presentable.contains(where: { $0.identifier == identifier }) {
                 throw HierarchyError(

@@ -99,6 +99,53 @@ import Testing
         #expect(tree.node(at: "tabs/split")?.children.map(\.identifier) == ["sent-box"])
     }
 
+    @Test("a container child takes the declaration its identifier names, so what that one presents comes back")
+    func containerChildTakesNamedDeclaration() async throws {
+        let declaration = ScreenDeclaration {
+            Container(SplitScreen(), id: "split") {
+                Screen(MailboxScreen.self, id: "inbox")
+                Screen(MailboxScreen.self, id: "outbox").presents { Screen(ComposeScreen.self, id: "compose") }
+            }
+        }
+        var tree = try declaration.makeInitialTree()
+        try tree.addChild(MailboxScreen(state: .init(folder: "sent")), id: "outbox", to: "split")
+        try tree.present(ComposeScreen(state: .init(to: "a@example.com")), over: "split/outbox")
+        try tree.addChild(MailboxScreen(), id: "inbox", to: "split")
+        #expect { try tree.present(ComposeScreen(), over: "split/inbox") } throws: { error in
+            (error as? HierarchyError)?.code == .notDeclared
+        }
+        let store = InMemoryStore()
+        try await RestorationCoordinator(screens: declaration, store: store).save(tree)
+        let session = try await RestorationCoordinator(screens: declaration, store: store).launch()
+        #expect(session.report.skipped.isEmpty)
+        #expect(session.tree == tree)
+    }
+
+    @Test("a container child's identifier follows the identifier rules, when added and when restored")
+    func containerChildIdentifierRules() async throws {
+        var tree = try Shop.declaration().makeInitialTree()
+        for id in ["", "a/b", "pane#1"] {
+            #expect { try tree.addChild(MailboxScreen(), id: id, to: "split") } throws: { error in
+                (error as? HierarchyError)?.code == .invalidIdentifier
+            }
+        }
+        #expect(tree.node(at: "tabs/split")?.children.isEmpty == true)
+
+        // An archive that names a child so anyway (damage, or another writer) skips that child.
+        let archives = try ShopArchives()
+        defer { archives.remove() }
+        let (url, _) = try await archives.save(try Shop.busyTree())
+        try archives.rewrite(url) { archive in
+            archive.root?.edit(["split", "message"]) { $0.id = "a/b" }
+        }
+        let session = try await RestorationCoordinator(
+            screens: Shop.declaration(), store: FileStore(directory: archives.directory.url)
+        ).launch()
+        #expect(session.report.outcome == .restored)
+        #expect(session.report.skipped.map { "\($0.path) \($0.reason)" } == ["tabs/split/a/b malformed"])
+        #expect(session.tree.node(at: "tabs/split")?.children.map(\.identifier) == ["mailbox"])
+    }
+
     @Test("a container child cannot take an identifier the container declares for another child or presents")
     func containerChildIdentifiersStayRestorable() async throws {
         let declaration = ScreenDeclaration {
