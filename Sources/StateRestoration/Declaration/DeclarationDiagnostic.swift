@@ -43,6 +43,9 @@ public struct DeclarationDiagnostic: Sendable, Hashable, CustomStringConvertible
         public static let unknownSelection = Code(rawValue: "unknown-selection")
         /// A stack or tabs declared as pushable onto a stack.
         public static let invalidPushable = Code(rawValue: "invalid-pushable")
+        /// A stack or tabs declared as a custom container's child, which ``ScreenTree/addChild(_:id:to:)``
+        /// cannot add.
+        public static let invalidChild = Code(rawValue: "invalid-child")
     }
 
     /// How serious the finding is.

@@ -13,7 +13,9 @@ struct DeclarationValidation {
         }
         for element in elements {
             let path = IdentifierPath([element.displayName])
-            check(element, path: path, unidentifiedAncestor: element.identifier == nil ? path : nil, initial: true)
+            check(
+                element, path: path, unidentifiedAncestor: element.identifier == nil ? path : nil,
+                shown: "is shown on a fresh launch")
         }
         diagnostics.sort { ($0.severity == .error ? 0 : 1) < ($1.severity == .error ? 0 : 1) }
     }
@@ -29,9 +31,10 @@ struct DeclarationValidation {
     /// - Parameters:
     ///   - unidentifiedAncestor: The display path of the nearest element at or above
     ///     this one without an identifier.
-    ///   - initial: Whether the element is part of the initial hierarchy.
+    ///   - shown: When the element is made from its declaration alone, so that it needs an
+    ///     instance (`"is shown on a fresh launch"`); nil when the app makes it.
     private mutating func check(
-        _ node: DeclarationNode, path: IdentifierPath, unidentifiedAncestor: IdentifierPath?, initial: Bool
+        _ node: DeclarationNode, path: IdentifierPath, unidentifiedAncestor: IdentifierPath?, shown: String?
     ) {
         if let identifier = node.identifier {
             if identifier.isEmpty || identifier.contains("/") || identifier.contains("#") {
@@ -47,11 +50,11 @@ struct DeclarationValidation {
             }
         }
         registerType(of: node, path: path)
-        if initial && (node.kind == .screen || node.kind == .container) && node.initialScreen == nil {
+        if let shown, node.kind == .screen || node.kind == .container, node.initialScreen == nil {
             let name = node.screenType.map { "\($0)" } ?? "the screen"
             report(
                 .error, .missingInitialScreen, path: path, location: node.location,
-                "\(path) is shown on a fresh launch but \(name) was declared by type only; declare it with an instance")
+                "\(path) \(shown) but \(name) was declared by type only; declare it with an instance")
         }
         checkSiblings(of: node, path: path)
 
@@ -72,20 +75,33 @@ struct DeclarationValidation {
                     "\(path) declares a \(pushable.kind.rawValue) as pushable; only screens and containers can be pushed"
                 )
             }
-        case .screen, .container:
+        case .container:
+            // Children come only from addChild, which adds screens and containers.
+            for child in node.children where child.kind == .stack || child.kind == .tabs {
+                report(
+                    .error, .invalidChild, path: path.appending(child.displayName), location: child.location,
+                    "\(path) declares a \(child.kind.rawValue) as a child; a custom container's children are screens and containers"
+                )
+            }
+        case .screen:
             break
         }
 
-        func visit(_ children: [DeclarationNode], initial: Bool) {
+        func visit(_ children: [DeclarationNode], shown: (DeclarationNode) -> String?) {
             for child in children {
                 let childPath = path.appending(child.displayName)
                 let ancestor = unidentifiedAncestor ?? (child.identifier == nil ? childPath : nil)
-                check(child, path: childPath, unidentifiedAncestor: ancestor, initial: initial)
+                check(child, path: childPath, unidentifiedAncestor: ancestor, shown: shown(child))
             }
         }
-        visit(node.children, initial: initial && node.kind != .container)
-        visit(node.pushable, initial: false)
-        visit(node.presentable, initial: false)
+        visit(node.children) { _ in node.kind == .container ? nil : shown }
+        visit(node.pushable) { _ in nil }
+        // A presented stack or tabs has no screen of its own to present: presentDeclared makes
+        // it, and what it shows first, from the declaration.
+        visit(node.presentable) { child in
+            child.kind == .stack || child.kind == .tabs
+                ? "is shown when \(path) presents \(child.displayName) as declared" : nil
+        }
     }
 
     /// Two children of one element with one identifier mix their states up

@@ -95,6 +95,41 @@ import Testing
         #expect(error.path == "tabs/settings")
     }
 
+    @Test("a presented stack or tabs needs instances for what it shows first; a container cannot hold either")
+    func presentedStacksAndContainerChildren() throws {
+        let declaration = ScreenDeclaration {
+            Tabs("tabs") {
+                Screen(SettingsScreen(), id: "settings")
+                    .presents {
+                        Stack("modal", root: Screen(ComposeScreen.self, id: "compose")) {
+                            Screen(ReviewScreen.self, id: "review")
+                        }
+                        Tabs("picker") { Screen(DraftScreen.self, id: "drafts") }
+                        Container(SplitScreen(), id: "split") { Screen(MailboxScreen.self, id: "mailbox") }
+                    }
+                Container(SplitScreen(), id: "panes") {
+                    Stack("nested", root: SearchScreen())
+                }
+            }
+        }
+        let modal: String =
+            "missing-initial-screen tabs/settings/modal/compose: tabs/settings/modal/compose is shown when "
+            + "tabs/settings presents modal as declared but ComposeScreen was declared by type only; "
+            + "declare it with an instance"
+        let picker: String =
+            "missing-initial-screen tabs/settings/picker/drafts: tabs/settings/picker/drafts is shown when "
+            + "tabs/settings presents picker as declared but DraftScreen was declared by type only; "
+            + "declare it with an instance"
+        let nested: String =
+            "invalid-child tabs/panes/nested: tabs/panes declares a stack as a child; "
+            + "a custom container's children are screens and containers"
+        let found: [String] = declaration.errors.map { error in
+            "\(error.code) \(error.path): \(error.message)"
+        }
+        #expect(found == [modal, picker, nested])
+        // The pushed review screen and the presented container are made by the app: no instance needed.
+    }
+
     @Test("a declaration needs exactly one root")
     func rootCount() {
         let none = ScreenDeclaration {}
