@@ -80,10 +80,42 @@ public struct ScreenTree: Sendable, Equatable {
         self[reference]?.screen as? S
     }
 
-    /// The restoration paths of every node that would be saved, in tree order.
+    /// The restoration paths of every node that would be saved, in the order a save
+    /// writes them: a node, its children, then what is presented over it.
+    ///
+    /// The save's rules apply: a node without an identifier is left out with
+    /// everything under it, on a stack so is every screen above it, and a custom
+    /// container keeps the children its ``RestorableContainer/childrenToPreserve(_:)``
+    /// returns, in that order.
     public var restorablePaths: [IdentifierPath] {
         var paths: [IdentifierPath] = []
-        walk { visit in if let path = visit.path { paths.append(path) } }
+        func visit(_ node: ScreenNode, _ path: IdentifierPath) {
+            paths.append(path)
+            switch node.kind {
+            case .container:
+                let identifiers = node.children.map(\.identifier)
+                let preserved =
+                    (node.screen as? any RestorableContainer)?.childrenToPreserve(identifiers)
+                    ?? identifiers.compactMap { $0 }
+                var added: Set<String> = []
+                for identifier in preserved where added.insert(identifier).inserted {
+                    guard let child = node.children.first(where: { $0.identifier == identifier }) else { continue }
+                    visit(child, path.appending(identifier))
+                }
+            case .stack, .tabs, .screen:
+                for index in node.children.indices {
+                    guard let component = node.component(ofChild: index) else {
+                        if node.kind == .stack { break }  // what is above it on the stack is not saved
+                        continue
+                    }
+                    visit(node.children[index], path.appending(component))
+                }
+            }
+            if let presented = node.presented, let identifier = presented.identifier {
+                visit(presented, path.appending(identifier))
+            }
+        }
+        if let identifier = root.identifier { visit(root, IdentifierPath([identifier])) }
         return paths
     }
 

@@ -22,6 +22,11 @@ public protocol RestorableContainer: RestorableScreen {
     /// Chooses which of the container's current children are saved, and in which
     /// order. The default keeps them all.
     ///
+    /// A save asks the container as the tree holds it: before its
+    /// ``RestorableScreen/willEncodeRestorableState()`` runs on the copy whose state
+    /// is written, so a choice must not depend on what that hook sets.
+    /// ``ScreenTree/restorablePaths`` asks it the same way.
+    ///
     /// - Parameter children: The identifiers of the current children, in order
     ///   (nil for a child without a restoration identifier, which is never saved).
     /// - Returns: The identifiers to save.

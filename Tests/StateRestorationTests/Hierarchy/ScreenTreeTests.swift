@@ -99,6 +99,38 @@ import Testing
         #expect(tree.node(at: "tabs/split")?.children.map(\.identifier) == ["sent-box"])
     }
 
+    @Test("restorablePaths are the paths a save writes: not above an unidentified stack screen, not a child left out")
+    func restorablePathsFollowTheSave() async throws {
+        let declaration = ScreenDeclaration {
+            Tabs("tabs") {
+                Stack("browse", root: SearchScreen()) {
+                    Screen(ProductScreen.self, id: "product")
+                    Screen(ScratchScreen.self)
+                }
+                Container(SplitScreen(), id: "split") {
+                    Screen(MailboxScreen.self, id: "mailbox")
+                    Screen(MessageScreen.self, id: "message")
+                }
+            }
+        }
+        var tree = try declaration.makeInitialTree()
+        try tree.push(ProductScreen("p-1"), onto: "browse")
+        try tree.push(ScratchScreen(), onto: "browse")
+        try tree.push(ProductScreen("p-3"), onto: "browse")
+        try tree.addChild(MessageScreen(state: .init(messageID: UUID())), to: "split")
+        try tree.addChild(MailboxScreen(), to: "split")
+        try tree.update(SplitScreen.self, at: "split") { $0.transientChildren = ["message"] }
+
+        #expect(
+            tree.restorablePaths.map(\.description) == [
+                "tabs", "tabs/browse", "tabs/browse/search#0", "tabs/browse/product#1", "tabs/split",
+                "tabs/split/mailbox",
+            ])
+        let report = try await RestorationCoordinator(screens: declaration, store: InMemoryStore()).save(tree)
+        #expect(report.savedPaths == tree.restorablePaths)
+        #expect(report.skipped.map(\.reason) == [.noIdentifier, .stackTruncated, .notPreserved])
+    }
+
     @Test("a container child takes the declaration its identifier names, so what that one presents comes back")
     func containerChildTakesNamedDeclaration() async throws {
         let declaration = ScreenDeclaration {
