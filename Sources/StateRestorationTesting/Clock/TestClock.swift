@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// A clock whose time moves only when a test advances it, so that restoration
 /// timeouts are tested without sleeping.
@@ -17,7 +17,7 @@ import Synchronization
 /// try await woke
 /// ```
 ///
-/// `TestClock` is `Sendable`: its state sits behind a `Mutex`, and any task may
+/// `TestClock` is `Sendable`: its state sits behind a lock, and any task may
 /// sleep on it or advance it.
 public final class TestClock: Clock, Sendable {
     /// A point on a ``TestClock``: how far the clock was advanced since it was made.
@@ -72,9 +72,25 @@ public final class TestClock: Clock, Sendable {
         var nextID = 0
         var sleepers: [Int: Sleeper] = [:]
         var cancelled: Set<Int> = []
+        /// Sleepers an advance woke whose tasks have not yet returned from `sleep`.
+        var woken: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    /// The state behind an `NSLock`, not a `Synchronization.Mutex`: ThreadSanitizer on Linux
+    /// does not see a contended `Mutex` hand over (a program of four threads incrementing a
+    /// counter under one reports races), and a harness polls this clock in a loop.
+    private final class LockedState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = State()
+
+        func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&value)
+        }
+    }
+
+    private let state = LockedState()
 
     /// Creates a clock at offset zero, with nobody sleeping on it.
     ///
@@ -96,6 +112,9 @@ public final class TestClock: Clock, Sendable {
     /// #expect(clock.sleeperCount == 0)   // nothing is left waiting
     /// ```
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// Whether an advance woke a sleeper whose task has not yet run on from its sleep.
+    var hasWakingSleepers: Bool { state.withLock { !$0.woken.isEmpty } }
 
     /// The deadlines of the tasks sleeping on the clock now, earliest first.
     ///
@@ -122,6 +141,8 @@ public final class TestClock: Clock, Sendable {
             defer { state.nextID += 1 }
             return state.nextID
         }
+        // Woken or not, the task is past its sleep once this returns.
+        defer { _ = state.withLock { $0.woken.remove(id) } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 enum Action { case wait, resume, cancel }
@@ -214,7 +235,10 @@ public final class TestClock: Clock, Sendable {
     private static func takeDue(_ state: inout State) -> [Sleeper] {
         let now = state.now
         let due = state.sleepers.filter { $0.value.deadline <= now }
-        for id in due.keys { state.sleepers[id] = nil }
+        for id in due.keys {
+            state.sleepers[id] = nil
+            state.woken.insert(id)
+        }
         return due.sorted { $0.key < $1.key }.map(\.value)
     }
 }

@@ -197,7 +197,8 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     /// extensions have all started and then made no progress, none finishing, for
     /// a settling time (a thousand yields of the harness's own task and at least
     /// 50 milliseconds): to the earliest deadline of another sleeper on the clock
-    /// (an extension that waits on it), then again once the launch is stuck again,
+    /// (an extension that waits on it), then again once the launch is stuck again
+    /// (the sleeper it woke has run on from its sleep, and made no progress since),
     /// and to the end of `RestorationConfiguration.extensionTimeout` when no
     /// earlier sleeper is left. A launch
     /// whose extensions all finish within the settling time, at once or after
@@ -272,9 +273,10 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
         var quiet: (counts: ExtensionProgress.Counts, turns: Int, start: ContinuousClock.Instant)?
         while !Task.isCancelled {
             let counts = progress.counts
+            // A sleeper the clock just woke has not run on yet: not stuck, however long that takes.
             let stuck =
                 counts.total > 0 && counts.started == counts.total && counts.finished < counts.total
-                && clock.deadlines.contains(deadline)
+                && clock.deadlines.contains(deadline) && !clock.hasWakingSleepers
             if !stuck {
                 quiet = nil
             } else if var unchanged = quiet, unchanged.counts == counts {
