@@ -9,13 +9,17 @@ import Synchronization
 enum ExtensionRunner {
     static func run(
         _ entries: [RestorationExtensions.Entry], timeout: Duration, clock: any Clock<Duration>,
-        progress: ExtensionProgress? = nil
+        progress: ExtensionProgress? = nil, awaitedTasks: AwaitedTasks? = nil
     ) async -> [LaunchReport.ExtensionOutcome] {
         guard !entries.isEmpty else { return [] }
         let tracker = Tracker(count: entries.count)
         progress?.begin(entries.count)
         let tasks = entries.enumerated().map { index, entry in
             Task {
+                // The launch awaits this task, not the tasks its extension makes.
+                let task = AwaitedTasks.current
+                awaitedTasks?.insert(task)
+                defer { awaitedTasks?.remove(task) }
                 progress?.started()
                 let result: LaunchReport.ExtensionOutcome.Result
                 do {
@@ -127,4 +131,25 @@ package final class ExtensionProgress: Sendable {
     func begin(_ count: Int) { state.withLock { $0.total += count } }
     func started() { state.withLock { $0.started += 1 } }
     func finished() { state.withLock { $0.finished += 1 } }
+}
+
+/// The tasks a coordinator's running launch awaits: the launch's own task, which calls the
+/// delegate, and each running extension's.
+final class AwaitedTasks: Sendable {
+    private let tasks = Mutex<Set<Int>>([])
+
+    /// The identity of the current task (`UnsafeCurrentTask`'s hash), nil outside a task.
+    static var current: Int? { withUnsafeCurrentTask { $0?.hashValue } }
+
+    func insert(_ task: Int?) {
+        guard let task else { return }
+        _ = tasks.withLock { $0.insert(task) }
+    }
+
+    func remove(_ task: Int?) {
+        guard let task else { return }
+        _ = tasks.withLock { $0.remove(task) }
+    }
+
+    func contains(_ task: Int) -> Bool { tasks.withLock { $0.contains(task) } }
 }

@@ -35,7 +35,9 @@ public struct LaunchReport: Sendable, Equatable {
             /// The archive failed a check (truncated, corrupt, wrong magic, newer
             /// format) and was moved aside.
             public static let archiveRejected = Code(rawValue: "archive-rejected")
-            /// The archive's root is not the declaration's root.
+            /// The archive's root is not the declaration's root (another identifier or
+            /// kind), or it is but its own screen did not come back; in that case the
+            /// shared objects have taken back their state, and the notes say so.
             public static let rootNotRestored = Code(rawValue: "root-not-restored")
             /// The archive is older than ``RestorationConfiguration/maximumArchiveAge``.
             public static let stale = Code(rawValue: "stale")

@@ -296,12 +296,17 @@ extension RestorationCoordinator {
                     child, at: childPath, .malformed, "\(path) has two saved children named \(child.id)")
                 continue
             }
-            // What addChild refuses: a name paths cannot hold, or one a presented element takes.
-            guard !child.id.isEmpty, !child.id.contains("/"), !child.id.contains("#"),
-                !declared.presentable.contains(where: { $0.identifier == child.id })
-            else {
+            // What addChild refuses: a name paths cannot hold (damage), or one the declaration
+            // gives a presented element (an archive of an older build may hold one).
+            guard !child.id.isEmpty, !child.id.contains("/"), !child.id.contains("#") else {
                 restoration.skipSubtree(
                     child, at: childPath, .malformed, "\(path) cannot have a child named \"\(child.id)\"")
+                continue
+            }
+            guard !declared.presentable.contains(where: { $0.identifier == child.id }) else {
+                restoration.skipSubtree(
+                    child, at: childPath, .notDeclared,
+                    "\(path) declares \(child.id) as presentable, not as a child")
                 continue
             }
             let childDeclaration =

@@ -39,6 +39,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     private var lastSave: (ticket: Int, result: Result<SaveReport, any Error>)?
     /// What the last save encoded, reused by the next where unchanged.
     private var lastEncoding: HierarchyArchiver.Entry?
+    /// The tasks the running launch awaits, if one runs.
+    private nonisolated let awaitedTasks = AwaitedTasks()
+
     /// The shared objects saved with every archive, by identifier.
     private(set) var objects: [String: any RestorableObject] = [:]
     /// Whether the next archive written asks not to show its snapshot.
@@ -92,12 +95,13 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         let initialTree = try declaration.makeInitialTree()
         await takeTurn()
         defer { passTurn() }
-        // Marks the delegate's callbacks and the extensions (tasks inherit it) as inside
-        // this launch, so that a save or a discard there fails at once instead of waiting
-        // for the launch that waits for it.
-        return await LaunchScope.$coordinator.withValue(ObjectIdentifier(self)) {
-            await launch(initialTree: initialTree)
-        }
+        // The launch awaits this task (where it calls the delegate) and its extensions' tasks:
+        // a save or a discard in one of them fails at once instead of waiting for the launch
+        // that waits for it. Other tasks, made there or anywhere, wait as usual.
+        let task = AwaitedTasks.current
+        awaitedTasks.insert(task)
+        defer { awaitedTasks.remove(task) }
+        return await launch(initialTree: initialTree)
     }
 
     private func launch(initialTree: ScreenTree) async -> RestorationSession {
@@ -201,7 +205,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         log.phase("did-finish-launching")
         report.extensions = await ExtensionRunner.run(
             extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock,
-            progress: configuration.extensionProgress)
+            progress: configuration.extensionProgress, awaitedTasks: awaitedTasks)
         report.extensions += extensions.late.map { .init(name: $0, path: nil, result: .late) }
         report.diagnostics = extensions.diagnostics.entries
         log.phase("extensions")
@@ -240,8 +244,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// - Throws: ``DeclarationError`` when the declaration has errors;
     ///   ``RestorationError`` when a state does not encode or the store fails, or
     ///   (``RestorationError/Code/insideLaunch``) when called from a delegate callback
-    ///   or an extension of this coordinator's running launch. In every case nothing
-    ///   was written and the previous archive is intact.
+    ///   or an extension of this coordinator's running launch, which waits for it. In
+    ///   every case nothing was written and the previous archive is intact.
     @discardableResult
     public func save(_ tree: ScreenTree) async throws -> SaveReport {
         try requireOutsideLaunch("save(_:)")
@@ -367,7 +371,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// Throws when called from inside this coordinator's launch, which holds the turn
     /// the call would wait for.
     private func requireOutsideLaunch(_ method: String) throws(RestorationError) {
-        guard LaunchScope.coordinator == ObjectIdentifier(self) else { return }
+        guard let task = AwaitedTasks.current, awaitedTasks.contains(task) else { return }
         throw RestorationError(
             .insideLaunch,
             message:
@@ -701,9 +705,4 @@ extension RestorationCoordinator where Delegate == DefaultRestorationDelegate {
     ) {
         self.init(screens: screens, store: store, delegate: DefaultRestorationDelegate(), configuration: configuration)
     }
-}
-
-/// The coordinator whose launch the current task runs inside, if any.
-enum LaunchScope {
-    @TaskLocal static var coordinator: ObjectIdentifier?
 }

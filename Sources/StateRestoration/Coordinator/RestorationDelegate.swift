@@ -53,6 +53,9 @@ public protocol RestorationDelegate: Sendable {
     /// Receives the app-wide state after every screen was re-created and decoded.
     /// The default does nothing.
     ///
+    /// Only a launch that restores calls it: not a fresh one, including one whose
+    /// archive's root could not be restored.
+    ///
     /// - Parameters:
     ///   - state: The saved app-wide state; nil when none was saved or it did not
     ///     decode (the launch report's notes say which).

@@ -24,9 +24,12 @@ public struct RestorationError: Error, Sendable, CustomStringConvertible {
         /// The archive exceeded an enforced ``SizeBudget``; nothing was written.
         public static let budgetExceeded = Code(rawValue: "budget-exceeded")
         /// ``RestorationCoordinator/save(_:)`` or ``RestorationCoordinator/discardArchive()``
-        /// was called from inside the same coordinator's ``RestorationCoordinator/launch()``
-        /// (a delegate callback or a restoration extension), where it would wait for the
-        /// launch that waits for it; nothing was done.
+        /// was called from a task the same coordinator's running ``RestorationCoordinator/launch()``
+        /// waits for: the one that runs the delegate's callbacks, or a restoration extension's.
+        /// There it would wait for the launch that waits for it; nothing was done. A task the app
+        /// starts there (`Task { … }`) is not waited for, and its save waits for the launch as
+        /// any other does. (A child task the callback itself awaits, `async let` or a task group,
+        /// is not recognised: its save would wait for ever. Save after `launch()` returns.)
         public static let insideLaunch = Code(rawValue: "inside-launch")
     }
 

@@ -187,14 +187,26 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     /// - Parameter sceneIdentifier: The scene's persistent identifier.
     /// - Throws: ``RestorationError`` with code
     ///   ``RestorationError/Code/invalidSceneIdentifier`` when the identifier
-    ///   cannot name an archive, or ``RestorationError/Code/storeFailed`` when the
-    ///   store cannot remove the archive.
+    ///   cannot name an archive, ``RestorationError/Code/storeFailed`` when the
+    ///   store cannot remove the archive, or ``RestorationError/Code/insideLaunch``
+    ///   when called from the scene's own running launch (the scene is kept).
     public func discardScene(_ sceneIdentifier: String) async throws(RestorationError) {
         let key = try Self.storeKey(for: sceneIdentifier)
         let coordinator = coordinators.withLock { $0.removeValue(forKey: sceneIdentifier) }
         // The scene's own coordinator waits for a save under way and drops those
         // still waiting, so none writes the archive back.
-        try await (coordinator ?? makeCoordinator(sceneIdentifier: sceneIdentifier, key: key)).discardArchive()
+        do {
+            try await (coordinator ?? makeCoordinator(sceneIdentifier: sceneIdentifier, key: key)).discardArchive()
+        } catch {
+            // Called from inside the scene's launch: nothing was discarded, so the scene keeps
+            // its coordinator (unless a new one was handed out meanwhile).
+            if error.code == .insideLaunch, let coordinator {
+                coordinators.withLock { coordinators in
+                    if coordinators[sceneIdentifier] == nil { coordinators[sceneIdentifier] = coordinator }
+                }
+            }
+            throw error
+        }
     }
 
     /// The store key of a scene's archive: `scene-<identifier>`.

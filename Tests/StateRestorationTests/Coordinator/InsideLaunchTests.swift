@@ -12,6 +12,11 @@ private struct CallingBackDelegate: RestorationDelegate {
         var value: RestorationCoordinator<CallingBackDelegate>? { coordinator.withLock { $0 } }
     }
 
+    final class Box2: Sendable {
+        let coordinator = Mutex<RestorationCoordinator<TaskStartingDelegate>?>(nil)
+        var value: RestorationCoordinator<TaskStartingDelegate>? { coordinator.withLock { $0 } }
+    }
+
     let box = Box()
     let probe = Probe()
     var restores = true
@@ -36,6 +41,35 @@ private struct CallingBackDelegate: RestorationDelegate {
     }
 
     func willEncodeRestorableState() async -> Int? { nil }
+}
+
+/// A delegate that starts tasks of its own in did-finish-launching, which save: one at once,
+/// while the launch still runs, and one once a gate opens, after the launch returned.
+private struct TaskStartingDelegate: RestorationDelegate {
+    let box = CallingBackDelegate.Box2()
+    let probe = Probe()
+    let gate = Gate()
+
+    func didFinishLaunching(_ report: LaunchReport, context: RestorationContext) async {
+        let (box, probe, gate) = (box, probe, gate)
+        Task {
+            do {
+                let saved = try await box.value?.save(try Shop.busyTree())
+                probe.record("at once: saved \(saved?.saved == true)")
+            } catch {
+                probe.record("at once: \(error)")
+            }
+        }
+        Task {
+            await gate.wait()
+            do {
+                let saved = try await box.value?.save(try Shop.declaration().makeInitialTree())
+                probe.record("later: saved \(saved?.saved == true)")
+            } catch {
+                probe.record("later: \(error)")
+            }
+        }
+    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct InsideLaunchTests {
@@ -95,5 +129,60 @@ private struct CallingBackDelegate: RestorationDelegate {
         try await coordinator.save(try Shop.declaration().makeInitialTree())
         let fresh = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
         #expect(fresh.tree == (try Shop.declaration().makeInitialTree()))
+    }
+
+    @Test("tasks the app starts during a launch are not waited for by it: their saves wait for the launch and succeed")
+    func tasksStartedInsideLaunchSave() async throws {
+        let store = InMemoryStore()
+        let delegate = TaskStartingDelegate()
+        let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store, delegate: delegate)
+        delegate.box.coordinator.withLock { $0 = coordinator }
+
+        _ = try await coordinator.launch()
+        #expect(await eventually { delegate.probe.recorded.count == 1 })
+        delegate.gate.open()
+        #expect(await eventually { delegate.probe.recorded.count == 2 })
+        #expect(delegate.probe.recorded == ["at once: saved true", "later: saved true"])
+        let relaunched = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
+        #expect(relaunched.tree == (try Shop.declaration().makeInitialTree()))
+    }
+
+    /// A scene's delegate that discards its own scene from did-finish-launching.
+    private struct DiscardingSceneDelegate: RestorationDelegate {
+        final class Scenes: Sendable {
+            let scenes = Mutex<RestorationScenes<DiscardingSceneDelegate>?>(nil)
+        }
+        let sceneIdentifier: String
+        let scenes: Scenes
+        let probe: Probe
+
+        func didFinishLaunching(_ report: LaunchReport, context: RestorationContext) async {
+            do {
+                try await scenes.scenes.withLock { $0 }?.discardScene(sceneIdentifier)
+                probe.record("discarded")
+            } catch {
+                probe.record("\(error.code)")
+            }
+        }
+    }
+
+    @Test("a scene discarded from its own launch is kept, with its coordinator, and can be discarded afterwards")
+    func discardSceneInsideLaunch() async throws {
+        let store = InMemoryStore()
+        let holder = DiscardingSceneDelegate.Scenes()
+        let probe = Probe()
+        let scenes = RestorationScenes(screens: Shop.declaration(), store: store) { id in
+            DiscardingSceneDelegate(sceneIdentifier: id, scenes: holder, probe: probe)
+        }
+        holder.scenes.withLock { $0 = scenes }
+        let coordinator = try scenes.coordinator(for: "window-1")
+        try await coordinator.save(try Shop.busyTree())
+
+        _ = try await coordinator.launch()
+        #expect(probe.recorded == ["inside-launch"])
+        #expect(try scenes.coordinator(for: "window-1") === coordinator)
+        #expect(try scenes.savedScenes() == ["window-1"])
+        try await scenes.discardScene("window-1")
+        #expect(try scenes.savedScenes().isEmpty)
     }
 }
