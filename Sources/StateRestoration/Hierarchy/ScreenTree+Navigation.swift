@@ -161,13 +161,17 @@ extension ScreenTree {
     /// The child's type must be among the container's declared children. Its
     /// identifier must be unique among the container's children (seed 003: two
     /// web views both named `webview` showed one product's page under another).
+    /// An identifier one of the container's declared children has gives the child
+    /// that declaration (what it may present), as a restore will.
     ///
     /// - Parameters:
     ///   - screen: The child screen.
     ///   - id: The child's identifier; nil takes the declared one.
     ///   - container: The container: a path, or an identifier only one node has.
     /// - Throws: ``HierarchyError`` when the container is missing, the type is not
-    ///   declared as its child, or a sibling has the identifier.
+    ///   declared as its child, a sibling has the identifier, the container declares
+    ///   the identifier for another type or as presentable (`duplicate-identifier`), or
+    ///   the identifier is empty or contains `/` or `#` (`invalid-identifier`).
     public mutating func addChild<S: RestorableScreen>(
         _ screen: S, id: String? = nil, to container: NodeReference
     ) throws(HierarchyError) {

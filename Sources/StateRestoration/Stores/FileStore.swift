@@ -608,8 +608,7 @@ public final class FileStore: RestorationStore {
             try SystemCalls.rename(archive, to: destination, operation: .reject)
             try inject(.moveJournalAside, journal, operation: .reject)
             try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
-            try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
-            return
+            return  // reject(_:reason:) syncs the directory
         }
         let copyName = URL(fileURLWithPath: destination).lastPathComponent
         guard
@@ -635,12 +634,17 @@ public final class FileStore: RestorationStore {
             failed.reason = "writing the rejected copy \(copyName): " + error.reason
             throw failed
         }
-        try inject(.moveArchiveAside, archive, operation: .reject)
-        try SystemCalls.removeFile(archive, operation: .reject)
+        do {
+            try inject(.moveArchiveAside, archive, operation: .reject)
+            try SystemCalls.removeFile(archive, operation: .reject)
+        } catch {
+            // The archive stays in the key: its copy would only be a second one at the next try.
+            SystemCalls.removeFileIgnoringErrors(destination)
+            throw error
+        }
         // The journal stays beside the copy, for inspection, in case it was the damaged part.
         try inject(.moveJournalAside, journal, operation: .reject)
         try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
-        try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
     }
 
     private func remember(_ key: StoreKey, _ archive: KnownArchive) {

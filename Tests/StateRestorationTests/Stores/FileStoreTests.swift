@@ -92,18 +92,26 @@ import Testing
 
     @Test("A FIFO or a directory in an archive's place is refused at once as not a file, and never waited on")
     func notAFile() async throws {
+        // No process ever opens the FIFO for writing: a blocking open would wait for ever. In a
+        // child process with an alarm, so that such a wait fails the test instead of hanging it.
+        await #expect(processExitsWith: .success) {
+            alarm(20)
+            try TestSupport.withTemporaryDirectory { directory in
+                let store = FileStore(directory: directory)
+                let archive = store.fileURL(for: .main).path(percentEncoded: false)
+                #expect(mkfifo(archive, 0o600) == 0)
+                let fifo = try #require(throws: StoreError.self) { try store.read(.main) }
+                #expect(fifo.code == .notAFile)
+                #expect(
+                    fifo.description == "cannot read \(archive): it is not a regular file (a FIFO); it was not read")
+            }
+        }
+
+        // A directory: a launch moves it aside, and saves can write the archive again.
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = FileStore(directory: directory.url)
         let archive = store.fileURL(for: .main).path(percentEncoded: false)
-        // No process ever opens the FIFO for writing: a blocking open would wait for ever.
-        #expect(mkfifo(archive, 0o600) == 0)
-        let fifo = try #require(throws: StoreError.self) { try store.read(.main) }
-        #expect(fifo.code == .notAFile)
-        #expect(fifo.description == "cannot read \(archive): it is not a regular file (a FIFO); it was not read")
-
-        // A launch moves it aside, and saves can write the archive again.
-        #expect(unlink(archive) == 0)
         #expect(mkdir(archive, 0o700) == 0)
         let folder = try #require(throws: StoreError.self) { try store.read(.main) }
         #expect(folder.description.hasSuffix("it is not a regular file (a directory); it was not read"))

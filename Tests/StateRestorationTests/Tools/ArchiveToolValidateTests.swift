@@ -129,6 +129,7 @@ import Testing
     @Test("standard input that is not an archive is judged by its header, not read to its end")
     func endlessStandardInput() async throws {
         let zeros = try #require(FileHandle(forReadingAtPath: "/dev/zero"))
+        defer { try? zeros.close() }
         let run = try await ArchiveTool.run(["validate", "-"], input: zeros)
         #expect(run.exited(1), "\(run)")
         #expect(run.outputLines.first?.hasPrefix("bad-magic: bytes 0-7 are ") == true)
