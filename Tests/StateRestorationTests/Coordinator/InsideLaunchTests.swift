@@ -3,21 +3,23 @@ import Synchronization
 import StateRestoration
 import Testing
 
+/// A weak reference a delegate reaches its own coordinator (or scenes) through: a strong one
+/// would make a cycle, coordinator to delegate to coordinator, that is never freed.
+final class WeakReference<Object: AnyObject & Sendable>: Sendable {
+    private let lock = Mutex<Void>(())
+    nonisolated(unsafe) private weak var object: Object?
+
+    var value: Object? {
+        get { lock.withLock { _ in object } }
+        set { lock.withLock { _ in object = newValue } }
+    }
+}
+
 /// A delegate that calls back into its own coordinator from inside the launch:
 /// a discard from did-finish-launching when it declined the archive, and a save
 /// from a restoration extension.
 private struct CallingBackDelegate: RestorationDelegate {
-    final class Box: Sendable {
-        let coordinator = Mutex<RestorationCoordinator<CallingBackDelegate>?>(nil)
-        var value: RestorationCoordinator<CallingBackDelegate>? { coordinator.withLock { $0 } }
-    }
-
-    final class Box2: Sendable {
-        let coordinator = Mutex<RestorationCoordinator<TaskStartingDelegate>?>(nil)
-        var value: RestorationCoordinator<TaskStartingDelegate>? { coordinator.withLock { $0 } }
-    }
-
-    let box = Box()
+    let box = WeakReference<RestorationCoordinator<CallingBackDelegate>>()
     let probe = Probe()
     var restores = true
 
@@ -46,7 +48,7 @@ private struct CallingBackDelegate: RestorationDelegate {
 /// A delegate that starts tasks of its own in did-finish-launching, which save: one at once,
 /// while the launch still runs, and one once a gate opens, after the launch returned.
 private struct TaskStartingDelegate: RestorationDelegate {
-    let box = CallingBackDelegate.Box2()
+    let box = WeakReference<RestorationCoordinator<TaskStartingDelegate>>()
     let probe = Probe()
     let gate = Gate()
 
@@ -81,7 +83,7 @@ private struct TaskStartingDelegate: RestorationDelegate {
         let coordinator = RestorationCoordinator(
             screens: Shop.declaration(), store: store, delegate: delegate,
             configuration: RestorationConfiguration(extensionTimeout: .seconds(30)))
-        delegate.box.coordinator.withLock { $0 = coordinator }
+        delegate.box.value = coordinator
         return (coordinator, delegate)
     }
 
@@ -136,7 +138,7 @@ private struct TaskStartingDelegate: RestorationDelegate {
         let store = InMemoryStore()
         let delegate = TaskStartingDelegate()
         let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store, delegate: delegate)
-        delegate.box.coordinator.withLock { $0 = coordinator }
+        delegate.box.value = coordinator
 
         _ = try await coordinator.launch()
         #expect(await eventually { delegate.probe.recorded.count == 1 })
@@ -149,16 +151,13 @@ private struct TaskStartingDelegate: RestorationDelegate {
 
     /// A scene's delegate that discards its own scene from did-finish-launching.
     private struct DiscardingSceneDelegate: RestorationDelegate {
-        final class Scenes: Sendable {
-            let scenes = Mutex<RestorationScenes<DiscardingSceneDelegate>?>(nil)
-        }
         let sceneIdentifier: String
-        let scenes: Scenes
+        let scenes: WeakReference<RestorationScenes<DiscardingSceneDelegate>>
         let probe: Probe
 
         func didFinishLaunching(_ report: LaunchReport, context: RestorationContext) async {
             do {
-                try await scenes.scenes.withLock { $0 }?.discardScene(sceneIdentifier)
+                try await scenes.value?.discardScene(sceneIdentifier)
                 probe.record("discarded")
             } catch {
                 probe.record("\(error.code)")
@@ -169,12 +168,12 @@ private struct TaskStartingDelegate: RestorationDelegate {
     @Test("a scene discarded from its own launch is kept, with its coordinator, and can be discarded afterwards")
     func discardSceneInsideLaunch() async throws {
         let store = InMemoryStore()
-        let holder = DiscardingSceneDelegate.Scenes()
+        let holder = WeakReference<RestorationScenes<DiscardingSceneDelegate>>()
         let probe = Probe()
         let scenes = RestorationScenes(screens: Shop.declaration(), store: store) { id in
             DiscardingSceneDelegate(sceneIdentifier: id, scenes: holder, probe: probe)
         }
-        holder.scenes.withLock { $0 = scenes }
+        holder.value = scenes
         let coordinator = try scenes.coordinator(for: "window-1")
         try await coordinator.save(try Shop.busyTree())
 
