@@ -298,7 +298,7 @@ extension RestorationCoordinator {
             }
             // What addChild refuses: a name paths cannot hold (damage), or one the declaration
             // gives a presented element (an archive of an older build may hold one).
-            guard !child.id.isEmpty, !child.id.contains("/"), !child.id.contains("#") else {
+            guard DeclarationNode.isValidIdentifier(child.id) else {
                 restoration.skipSubtree(
                     child, at: childPath, .malformed, "\(path) cannot have a child named \"\(child.id)\"")
                 continue

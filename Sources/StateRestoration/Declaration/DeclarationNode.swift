@@ -69,6 +69,12 @@ public struct DeclarationNode: Sendable, DeclarationElement {
     /// The screen type's key, for screens and containers.
     public var typeKey: ScreenTypeKey? { screenType?.typeKey }
 
+    /// Whether an identifier can be a path component: not empty, and without the `/`
+    /// that separates components or the `#` that appends a stack position.
+    static func isValidIdentifier(_ identifier: String) -> Bool {
+        !identifier.isEmpty && !identifier.contains("/") && !identifier.contains("#")
+    }
+
     /// How the node is named in diagnostics: its identifier, or its type or kind
     /// in angle brackets when it has none.
     var displayName: String {

@@ -37,7 +37,7 @@ struct DeclarationValidation {
         _ node: DeclarationNode, path: IdentifierPath, unidentifiedAncestor: IdentifierPath?, shown: String?
     ) {
         if let identifier = node.identifier {
-            if identifier.isEmpty || identifier.contains("/") || identifier.contains("#") {
+            if !DeclarationNode.isValidIdentifier(identifier) {
                 report(
                     .error, .invalidIdentifier, path: path, location: node.location,
                     "\(path) has an invalid identifier \"\(identifier)\": identifiers are non-empty and contain no / or #"

@@ -193,7 +193,7 @@ extension ScreenTree {
                     message: "\(S.self) is not declared as a child of \(visit.displayPath)")
             }
             let identifier = id ?? declared.identifier
-            if let identifier, identifier.isEmpty || identifier.contains("/") || identifier.contains("#") {
+            if let identifier, !DeclarationNode.isValidIdentifier(identifier) {
                 throw HierarchyError(
                     .invalidIdentifier, reference: identifier,
                     message:
