@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import StateRestorationTesting
 import Testing
 
 @Suite struct ScreenTreeTests {
@@ -146,9 +147,7 @@ import Testing
         #expect { try tree.present(ComposeScreen(), over: "split/inbox") } throws: { error in
             (error as? HierarchyError)?.code == .notDeclared
         }
-        let store = InMemoryStore()
-        try await RestorationCoordinator(screens: declaration, store: store).save(tree)
-        let session = try await RestorationCoordinator(screens: declaration, store: store).launch()
+        let session = try await RestorationHarness(screens: declaration).relaunch(saving: tree)
         #expect(session.report.skipped.isEmpty)
         #expect(session.tree == tree)
     }
@@ -201,9 +200,7 @@ import Testing
         // Any other identifier comes back after a save, found by the child's type.
         try tree.addChild(message, id: "pinned", to: "split")
         try tree.addChild(MailboxScreen(state: .init(folder: "sent")), to: "split")
-        let store = InMemoryStore()
-        try await RestorationCoordinator(screens: declaration, store: store).save(tree)
-        let session = try await RestorationCoordinator(screens: declaration, store: store).launch()
+        let session = try await RestorationHarness(screens: declaration).relaunch(saving: tree)
         #expect(session.report.skipped.isEmpty)
         #expect(session.tree == tree)
     }
