@@ -1,30 +1,32 @@
 import Synchronization
 
 /// Runs a launch's restoration extensions concurrently and waits for all of them,
-/// or until the timeout, whichever comes first; then cancels what is left.
+/// until the timeout, or until the waiting task is cancelled, whichever comes
+/// first; then cancels what is left.
 ///
 /// Each extension runs in its own task, whose handle is kept and cancelled at the
 /// timeout: an extension that ignores cancellation cannot hold the launch beyond
 /// the timeout.
 enum ExtensionRunner {
+    /// How one extension ended, with the value it returned when it completed.
+    struct Finished: Sendable {
+        var outcome: LaunchReport.ExtensionOutcome
+        var value: (any Sendable)?
+    }
+
     static func run(
         _ entries: [RestorationExtensions.Entry], timeout: Duration, clock: any Clock<Duration>,
-        progress: ExtensionProgress? = nil, awaitedTasks: AwaitedTasks? = nil
-    ) async -> [LaunchReport.ExtensionOutcome] {
+        progress: ExtensionProgress? = nil
+    ) async -> [Finished] {
         guard !entries.isEmpty else { return [] }
         let tracker = Tracker(count: entries.count)
         progress?.begin(entries.count)
         let tasks = entries.enumerated().map { index, entry in
             Task {
-                // The launch awaits this task, not the tasks its extension makes.
-                let task = AwaitedTasks.current
-                awaitedTasks?.insert(task)
-                defer { awaitedTasks?.remove(task) }
                 progress?.started()
-                let result: LaunchReport.ExtensionOutcome.Result
+                let result: Tracker.Result
                 do {
-                    try await entry.operation()
-                    result = .completed
+                    result = .completed(try await entry.operation())
                 } catch {
                     result = .failed(String(describing: error))
                 }
@@ -38,17 +40,31 @@ enum ExtensionRunner {
             await group.next()
             group.cancelAll()
         }
+        // The launch's task was cancelled (not the timeout): what is left is cancelled.
+        let unfinished: LaunchReport.ExtensionOutcome.Result = Task.isCancelled ? .cancelled : .timedOut
         let results = tracker.close()
         for (task, result) in zip(tasks, results) where result == nil { task.cancel() }
         return zip(entries, results).map { entry, result in
-            LaunchReport.ExtensionOutcome(name: entry.name, path: entry.path, result: result ?? .timedOut)
+            switch result {
+            case .completed(let value)?:
+                Finished(outcome: .init(name: entry.name, path: entry.path, result: .completed), value: value)
+            case .failed(let message)?:
+                Finished(outcome: .init(name: entry.name, path: entry.path, result: .failed(message)), value: nil)
+            case nil:
+                Finished(outcome: .init(name: entry.name, path: entry.path, result: unfinished), value: nil)
+            }
         }
     }
 
     /// Collects results and wakes the waiter when the last one arrives.
     private final class Tracker: Sendable {
+        enum Result: Sendable {
+            case completed(any Sendable)
+            case failed(String)
+        }
+
         private struct State {
-            var results: [LaunchReport.ExtensionOutcome.Result?]
+            var results: [Result?]
             var remaining: Int
             var closed = false
             var waiter: CheckedContinuation<Void, Never>?
@@ -60,7 +76,7 @@ enum ExtensionRunner {
             state = Mutex(State(results: Array(repeating: nil, count: count), remaining: count))
         }
 
-        func finish(_ index: Int, _ result: LaunchReport.ExtensionOutcome.Result) {
+        func finish(_ index: Int, _ result: Result) {
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 guard !state.closed else { return nil }
                 state.results[index] = result
@@ -94,7 +110,7 @@ enum ExtensionRunner {
         }
 
         /// Stops accepting results and returns them; nil for the unfinished.
-        func close() -> [LaunchReport.ExtensionOutcome.Result?] {
+        func close() -> [Result?] {
             state.withLock { state in
                 state.closed = true
                 return state.results

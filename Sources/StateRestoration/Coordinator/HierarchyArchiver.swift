@@ -616,12 +616,7 @@ struct HierarchyArchiver {
             isPlain = true
         } else {
             var copy = screen
-            if known {
-                copy.willEncodeRestorableState()
-                isPlain = false
-            } else {
-                isPlain = PlainScreenTypes.willEncode(&copy)
-            }
+            isPlain = known ? false : PlainScreenTypes.willEncode(&copy)
             // Read, not accessed in place: an inout access would run a `didSet` or setter of
             // the screen's `state` on every save.
             state = copy.state

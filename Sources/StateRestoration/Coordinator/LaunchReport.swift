@@ -77,6 +77,9 @@ public struct LaunchReport: Sendable, Equatable {
             case failed(String)
             /// It was still running at the timeout and was cancelled.
             case timedOut
+            /// It was still running when the task awaiting the launch was cancelled,
+            /// and was cancelled with it.
+            case cancelled
             /// It was added after the extension phase began and never ran.
             case late
         }

@@ -7,8 +7,8 @@ import Synchronization
 /// `extendRestoration` is UIKit's `extendStateRestoration()` and
 /// `completeStateRestoration()` in one call that cannot be left unpaired: the
 /// coordinator awaits every extension (up to its timeout, then cancels what is
-/// left) before it calls ``RestorableScreen/restorationDidFinish()`` on the
-/// restored screens.
+/// left), while the app already shows the restored screens, before it calls
+/// ``RestorableScreen/restorationDidFinish(_:)`` on those still in the app's tree.
 ///
 /// ```swift
 /// mutating func decodeRestorableState(_ state: State, context: RestorationContext) {
@@ -60,17 +60,33 @@ public final class RestorationContext: Sendable {
     /// Extends the restoration with asynchronous work that must complete before
     /// restoration counts as finished.
     ///
-    /// The work starts once the launch reaches its extension phase (after
-    /// did-finish-launching) and runs concurrently with the other extensions. A
-    /// thrown error is reported in the launch report; work still running at the
-    /// coordinator's timeout is cancelled and reported as timed out. Extensions
-    /// added after the launch reached that phase are not run, and are reported.
+    /// The work starts once the launch has handed the restored tree to the app
+    /// (after did-finish-launching) and runs concurrently with the other extensions,
+    /// while the app shows the restored screens. A thrown error is reported in the
+    /// launch report; work still running at the coordinator's timeout is cancelled
+    /// and reported as timed out, and work still running when the task awaiting the
+    /// launch is cancelled is reported as cancelled. Extensions added after the
+    /// launch reached that phase are not run, and are reported.
+    ///
+    /// When every extension has ended, the screen that added this one gets its
+    /// outcome, and the value it returned, in
+    /// ``RestorableScreen/restorationDidFinish(_:)``, on the main actor, in the
+    /// app's own tree:
+    ///
+    /// ```swift
+    /// context.extendRestoration("load thread") { try await mail.thread(id) }
+    /// // later, in restorationDidFinish(_ results:):
+    /// results.value(of: "load thread", as: MailThread.self)
+    /// ```
     ///
     /// - Parameters:
-    ///   - name: A name for the launch report and logs.
-    ///   - operation: The work.
-    public func extendRestoration(_ name: String, operation: @escaping @Sendable () async throws -> Void) {
-        extensions.add(RestorationExtensions.Entry(name: name, path: identifierPath, operation: operation))
+    ///   - name: A name for the launch report and logs, and to find the value by.
+    ///   - operation: The work; what it returns reaches the screen.
+    public func extendRestoration<Value: Sendable>(
+        _ name: String, operation: @escaping @Sendable () async throws -> Value
+    ) {
+        extensions.add(
+            RestorationExtensions.Entry(name: name, path: identifierPath) { try await operation() })
     }
 
     /// Reports something the restoration could not bring back as it was saved,
@@ -114,7 +130,7 @@ final class RestorationExtensions: Sendable {
     struct Entry: Sendable {
         var name: String
         var path: IdentifierPath?
-        var operation: @Sendable () async throws -> Void
+        var operation: @Sendable () async throws -> any Sendable
     }
 
     private struct State {

@@ -30,10 +30,10 @@ extension RestorationCoordinator {
             }
         }
 
-        /// The addresses and paths of the restored screens, in tree order, from one walk.
-        func restoredScreens(in tree: ScreenTree) -> [(address: [NodeStep], path: IdentifierPath?)] {
-            var restored: [(address: [NodeStep], path: IdentifierPath?)] = []
-            tree.walk { visit in if visit.node.wasRestored { restored.append((visit.address, visit.path)) } }
+        /// The identities and paths of the restored screens, in tree order, from one walk.
+        func restoredScreens(in tree: ScreenTree) -> [(id: ScreenNode.ID, path: IdentifierPath?)] {
+            var restored: [(id: ScreenNode.ID, path: IdentifierPath?)] = []
+            tree.walk { visit in if visit.node.wasRestored { restored.append((visit.node.id, visit.path)) } }
             return restored
         }
     }
@@ -361,24 +361,3 @@ extension RestorableContainer {
     }
 }
 
-extension RestorableScreen {
-    func finishedRestoring() -> any RestorableScreen {
-        var copy = self
-        copy.restorationDidFinish()
-        return copy
-    }
-}
-
-extension ScreenNode {
-    /// Calls ``RestorableScreen/restorationDidFinish()`` on the screen at `address`.
-    mutating func finishRestoring(at address: ArraySlice<NodeStep>) {
-        guard let step = address.first else {
-            screen = screen?.finishedRestoring()
-            return
-        }
-        switch step {
-        case .child(let index): children[index].finishRestoring(at: address.dropFirst())
-        case .presented: presentedStorage[0].finishRestoring(at: address.dropFirst())
-        }
-    }
-}

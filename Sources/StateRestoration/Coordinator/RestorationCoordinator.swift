@@ -46,10 +46,23 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     private(set) var objects: [String: any RestorableObject] = [:]
     /// Whether the next archive written asks not to show its snapshot.
     private var ignoresSnapshotOnNextSave = false
-    /// Whether the launch under way wrote the restoration marker, and so removes it
-    /// when it completes. A launch that could not read the store leaves a marker
-    /// from an earlier crash in place.
-    private var wroteRestorationMarker = false
+    /// The restoration marker this coordinator's launch wrote, while it stays. A launch
+    /// that could not read the store leaves a marker from an earlier crash in place.
+    private var marker = Marker.none
+    /// The root of the tree the latest launch handed over: a save of a tree made before it
+    /// is refused (``RestorationError/Code/treePredatesLaunch``).
+    private var handedOverRoot: ScreenNode.ID?
+
+    /// Where the crash-loop marker of this coordinator's launch is.
+    private enum Marker {
+        /// No marker of this coordinator's is pending.
+        case none
+        /// Written before decoding; the launch has not handed its tree over yet.
+        case restoring
+        /// The tree was handed over; the marker goes when the interface is up, or at the
+        /// next save.
+        case handedOver
+    }
 
     /// Creates a coordinator.
     ///
@@ -68,8 +81,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         self.configuration = configuration
     }
 
-    /// Launches: restores the saved hierarchy when there is one and the delegate
-    /// allows it, otherwise starts with the declaration's initial hierarchy.
+    // MARK: Launching
+
+    /// Launches into the app's host: restores the saved hierarchy when there is one
+    /// and the delegate allows it, otherwise starts with the declaration's initial
+    /// hierarchy, and puts it into `host.tree` at once; returns when the
+    /// restoration has finished.
     ///
     /// The order is UIKit's:
     /// 1. ``RestorationDelegate/willFinishLaunching(_:)``;
@@ -79,32 +96,165 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///    each receiving ``RestorableScreen/decodeRestorableState(_:context:)``;
     /// 4. ``RestorationDelegate/didDecodeRestorableState(_:context:)``;
     /// 5. ``RestorationDelegate/didFinishLaunching(_:context:)``;
-    /// 6. restoration extensions are awaited (cancelled at the timeout);
-    /// 7. ``RestorableScreen/restorationDidFinish()`` on every restored screen, in
-    ///    tree order.
+    /// 6. **the tree is handed over**: `host.tree` is set, and the app shows it;
+    /// 7. restoration extensions run while the app is in use (cancelled at the
+    ///    timeout, or when the task awaiting this method is cancelled); saves
+    ///    requested meanwhile save the host's current tree;
+    /// 8. ``RestorableScreen/restorationDidFinish(_:)`` on each restored screen still
+    ///    in `host.tree`, in tree order, told how its own extensions ended.
+    ///
+    /// Crash-loop protection covers building the restored interface: the marker
+    /// written before decoding stays until the app calls
+    /// ``restoredInterfaceDidAppear()`` (or, if it never does, until the next
+    /// save), so a crash while the app builds its screens from the restored tree
+    /// makes the next launch fresh.
+    ///
+    /// ```swift
+    /// .task { _ = try? await coordinator.launch(into: model) }   // model.tree shows at once
+    /// ```
     ///
     /// A missing archive is a fresh launch. An archive that fails a check
     /// (truncated, corrupt, wrong magic, newer format) is a fresh launch too: it is
     /// moved aside under a name that says it was rejected, and the report says
     /// which check failed. Nothing about an archive makes this method crash or throw.
     ///
+    /// - Parameter host: The object that holds the app's tree.
+    /// - Returns: A report of what happened, with every extension's outcome.
+    /// - Throws: ``DeclarationError`` when the declaration has errors; nothing
+    ///   is read or written then, and the host's tree is not changed.
+    @MainActor
+    @discardableResult
+    public func launch(into host: some RestorationHost) async throws(DeclarationError) -> LaunchReport {
+        let handover = try await beginLaunch()
+        host.tree = handover.tree
+        let finished = await runExtensions(of: handover)
+        host.tree.finishRestoring(finished.results)
+        return await completeLaunch(handover, finished, interfaceIsUp: false)
+    }
+
+    /// Launches and waits until the restoration has finished, then returns the
+    /// tree with ``RestorableScreen/restorationDidFinish(_:)`` called on its
+    /// restored screens: for tools, tests and apps without a UI.
+    ///
+    /// It runs the steps of ``launch(into:)``, in its order, on a tree of its own
+    /// that it returns at the end, and it takes the end of the restoration for the
+    /// interface being up (see ``restoredInterfaceDidAppear()``). An app with a UI
+    /// uses ``launch(into:)``, which shows the restored screens before the
+    /// restoration extensions end.
+    ///
     /// - Returns: The hierarchy and a report of what happened.
     /// - Throws: ``DeclarationError`` when the declaration has errors; nothing
     ///   is read or written then.
     public func launch() async throws(DeclarationError) -> RestorationSession {
+        let handover = try await beginLaunch()
+        let finished = await runExtensions(of: handover)
+        let tree = await MainActor.run { [tree = handover.tree] in
+            var tree = tree
+            tree.finishRestoring(finished.results)
+            return tree
+        }
+        let report = completeLaunch(handover, finished, interfaceIsUp: true)
+        return RestorationSession(tree: tree, report: report)
+    }
+
+    /// Tells the coordinator that the app's interface shows the restored tree, so
+    /// the next launch restores the archive again: the crash-loop marker written
+    /// before decoding is removed.
+    ///
+    /// Call it once the restored screens are built: in SwiftUI from the root view's
+    /// `.task` (or `onAppear`), in UIKit after the scene's window is made key and
+    /// visible. Until then a crash or a kill makes the next launch fresh, reported as
+    /// ``LaunchReport/FreshReason/Code/crashedDuringRestoration``, as UIKit does for
+    /// a crash during restoration. An app that never calls it has the marker
+    /// removed by its next save. It does nothing when no marker is pending (a fresh
+    /// launch, or a second call).
+    public func restoredInterfaceDidAppear() {
+        guard marker == .handedOver else { return }
+        var notes: [String] = []
+        removeRestorationMarker(notes: &notes)
+        var log = OperationLog(configuration.logHandler, .launch)
+        for note in notes { log(.warning, .note, note) }
+        log.phase("restored interface appeared, remove restoration marker")
+    }
+
+    /// What the first phase of a launch hands over.
+    struct Handover: Sendable {
+        var tree: ScreenTree
+        var report: LaunchReport
+        let extensions: RestorationExtensions
+        /// The restored screens, in tree order: their identities and the paths they were
+        /// restored at.
+        let restored: [(id: ScreenNode.ID, path: IdentifierPath?)]
+        var log: OperationLog
+    }
+
+    /// How a launch's extensions ended, and what each restored screen is told.
+    struct FinishedExtensions: Sendable {
+        var outcomes: [LaunchReport.ExtensionOutcome]
+        var results: [ScreenNode.ID: RestorationResults]
+    }
+
+    /// Steps 1 to 5 of a launch, holding the coordinator: saves and discards wait,
+    /// and those made from the delegate's callbacks fail at once.
+    private func beginLaunch() async throws(DeclarationError) -> Handover {
         let initialTree = try declaration.makeInitialTree()
         await takeTurn()
         defer { passTurn() }
-        // The launch awaits this task (where it calls the delegate) and its extensions' tasks:
-        // a save or a discard in one of them fails at once instead of waiting for the launch
-        // that waits for it. Other tasks, made there or anywhere, wait as usual.
+        // The launch awaits this task, where it calls the delegate: a save or a discard there
+        // fails at once instead of waiting for the launch that waits for it. Other tasks, made
+        // there or anywhere, wait as usual.
         let task = AwaitedTasks.current
         awaitedTasks.insert(task)
         defer { awaitedTasks.remove(task) }
-        return await launch(initialTree: initialTree)
+        let handover = await restore(initialTree: initialTree)
+        // From here a save of a tree made before this one would write an older hierarchy over
+        // the archive just restored.
+        handedOverRoot = handover.tree.root.id
+        if marker == .restoring { marker = .handedOver }
+        return handover
     }
 
-    private func launch(initialTree: ScreenTree) async -> RestorationSession {
+    /// Step 7: runs the extensions, without holding the coordinator, and sorts their outcomes
+    /// by the screen that added them.
+    private nonisolated func runExtensions(of handover: Handover) async -> FinishedExtensions {
+        let finished = await ExtensionRunner.run(
+            handover.extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock,
+            progress: configuration.extensionProgress)
+        var byPath: [IdentifierPath: [ExtensionRunner.Finished]] = [:]
+        for entry in finished {
+            if let path = entry.outcome.path { byPath[path, default: []].append(entry) }
+        }
+        var results: [ScreenNode.ID: RestorationResults] = [:]
+        for screen in handover.restored {
+            let own = screen.path.flatMap { byPath[$0] } ?? []
+            results[screen.id] = RestorationResults(
+                extensions: own.map(\.outcome),
+                values: own.compactMap { entry in entry.value.map { (entry.outcome.name, $0) } })
+        }
+        return FinishedExtensions(outcomes: finished.map(\.outcome), results: results)
+    }
+
+    /// The end of a launch: the report's extensions and diagnostics, the log.
+    private func completeLaunch(
+        _ handover: Handover, _ finished: FinishedExtensions, interfaceIsUp: Bool
+    ) -> LaunchReport {
+        var report = handover.report
+        var log = handover.log
+        report.extensions = finished.outcomes
+        report.extensions += handover.extensions.late.map { .init(name: $0, path: nil, result: .late) }
+        report.diagnostics = handover.extensions.diagnostics.entries
+        log.phase("extensions, finished restoring")
+        if interfaceIsUp, marker == .handedOver {
+            removeRestorationMarker(notes: &report.notes)
+            log.phase("remove restoration marker")
+        }
+        Self.logOutcome(of: report, to: log)
+        return report
+    }
+
+    /// Steps 1 to 5: will-finish-launching, the archive read and checked, should-restore,
+    /// screens re-created and decoded, did-decode, did-finish-launching.
+    private func restore(initialTree: ScreenTree) async -> Handover {
         var log = OperationLog(configuration.logHandler, .launch)
         log(.info, .started, "archive \(configuration.storeKey)")
         let extensions = RestorationExtensions()
@@ -114,7 +264,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
         var report: LaunchReport
         var tree = initialTree
-        var restoredScreens: [(address: [NodeStep], path: IdentifierPath?)] = []
+        var restoredScreens: [(id: ScreenNode.ID, path: IdentifierPath?)] = []
         var markerNotes: [String] = []
         let read = readArchive(notes: &markerNotes)
         log.phase("read archive, write restoration marker")
@@ -127,14 +277,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 "\(configuration.storeKey), format \(info.formatVersion), app \(info.appVersion ?? "unknown"), saved \(info.savedAt.formatted(.iso8601)), \(info.screenCount) screens"
             )
             let now = configuration.now()
-            let age = Duration.seconds(max(0, now.timeIntervalSince(info.savedAt)))
-            if let maximumAge = configuration.maximumArchiveAge, age > maximumAge {
-                report = LaunchReport(
-                    outcome: .fresh,
-                    freshReason: .init(
-                        .stale,
-                        "archive \(configuration.storeKey) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored"
-                    ))
+            if let refusal = refusal(markerFound: false, info: info, now: now) {
+                report = LaunchReport(outcome: .fresh, freshReason: refusal)
                 report.archiveInfo = info
             } else if await delegate.shouldRestore(info) {
                 log.phase("should-restore")
@@ -203,37 +347,60 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             context: RestorationContext(
                 identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions, objects: objects))
         log.phase("did-finish-launching")
-        report.extensions = await ExtensionRunner.run(
-            extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock,
-            progress: configuration.extensionProgress, awaitedTasks: awaitedTasks)
-        report.extensions += extensions.late.map { .init(name: $0, path: nil, result: .late) }
-        report.diagnostics = extensions.diagnostics.entries
-        log.phase("extensions")
-
-        for restored in restoredScreens {
-            tree.root.finishRestoring(at: restored.address[...])
-        }
-        if wroteRestorationMarker { removeRestorationMarker(notes: &report.notes) }
-        log.phase("finished restoring, remove restoration marker")
-        Self.logOutcome(of: report, to: log)
-        return RestorationSession(tree: tree, report: report)
+        return Handover(tree: tree, report: report, extensions: extensions, restored: restoredScreens, log: log)
     }
 
-    /// Saves a hierarchy as the archive the next launch restores.
+    // MARK: Saving
+
+    /// Saves the host's tree as the archive the next launch restores, after each
+    /// screen captured its live state into it: call it when the app enters the
+    /// background.
+    ///
+    /// On the main actor, every screen's ``RestorableScreen/willEncodeRestorableState()``
+    /// runs on the screen in `host.tree` itself, in tree order, so what it copies
+    /// from the live UI (the text being edited) stays in the app's tree; the tree is
+    /// then saved as ``save(_:)-(ScreenTree)`` saves a tree, encoding and writing off
+    /// the main actor.
+    ///
+    /// ```swift
+    /// .onChange(of: scenePhase) { _, phase in
+    ///     if phase == .background { Task { try await coordinator.save(model) } }
+    /// }
+    /// ```
+    ///
+    /// A save requested while a launch runs its restoration extensions saves the
+    /// host's current tree. One requested before the launch handed its tree over
+    /// writes nothing (``RestorationError/Code/treePredatesLaunch``): the archive
+    /// being restored stays.
+    ///
+    /// - Parameter host: The object that holds the app's tree.
+    /// - Returns: What was saved and skipped.
+    /// - Throws: What ``save(_:)-(ScreenTree)`` throws; nothing was written then.
+    @MainActor
+    @discardableResult
+    public func save(_ host: some RestorationHost) async throws -> SaveReport {
+        host.tree.captureLiveState()
+        return try await save(host.tree)
+    }
+
+    /// Saves a hierarchy, as it is, as the archive the next launch restores.
     ///
     /// Asks ``RestorationDelegate/shouldSave(_:)`` (which may add metadata), takes
     /// the app-wide state from ``RestorationDelegate/willEncodeRestorableState()``,
     /// walks the tree by UIKit's rules (a node without an identifier is skipped
-    /// with everything under it), calls each saved screen's
-    /// ``RestorableScreen/willEncodeRestorableState()`` on a copy, encodes each
-    /// state on its own, and writes one archive through the store: atomically, so
-    /// the previous archive stays whole until the new one replaces it.
+    /// with everything under it), encodes each state on its own, and writes one
+    /// archive through the store: atomically, so the previous archive stays whole
+    /// until the new one replaces it. The screens' capture hooks are not called
+    /// here: ``save(_:)-(RestorationHost)`` calls them in the app's tree first, or
+    /// the app calls ``ScreenTree/captureLiveState()``.
     ///
-    /// Saves requested while a save or a launch is running wait for it, and
-    /// coalesce: when the coordinator is free, the newest requested tree is
-    /// written once, and every request it superseded returns that save's report.
-    /// Archives are never written out of order, and a save never overlaps a
-    /// restoration.
+    /// Saves requested while a save or the first phase of a launch is running wait
+    /// for it, and coalesce: when the coordinator is free, the newest requested
+    /// tree is written once, and every request it superseded returns that save's
+    /// report. Archives are never written out of order, and a save never overlaps
+    /// the decoding of a restoration. A tree made before the latest launch handed
+    /// its tree over is refused (``RestorationError/Code/treePredatesLaunch``): it
+    /// would write an older hierarchy over the archive being restored.
     ///
     /// A screen whose state is unchanged since the previous save reuses its
     /// encoded bytes (``SaveReport/reusedStateCount``), so saving a large
@@ -242,10 +409,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// - Parameter tree: The hierarchy to save.
     /// - Returns: What was saved and skipped.
     /// - Throws: ``DeclarationError`` when the declaration has errors;
-    ///   ``RestorationError`` when a state does not encode or the store fails, or
-    ///   (``RestorationError/Code/insideLaunch``) when called from a delegate callback
-    ///   or an extension of this coordinator's running launch, which waits for it. In
-    ///   every case nothing was written and the previous archive is intact.
+    ///   ``RestorationError`` when a state does not encode or the store fails, the
+    ///   tree predates the launch, or (``RestorationError/Code/insideLaunch``) when
+    ///   called from a delegate callback of this coordinator's running launch, which
+    ///   waits for it. In every case nothing was written and the previous archive is
+    ///   intact.
     @discardableResult
     public func save(_ tree: ScreenTree) async throws -> SaveReport {
         try requireOutsideLaunch("save(_:)")
@@ -273,6 +441,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
         let result: Result<SaveReport, any Error>
         do {
+            try requireNotPredatingLaunch(writtenTree)
             result = .success(try await performSave(writtenTree))
         } catch {
             result = .failure(error)
@@ -327,14 +496,32 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         guard let data = try? store.read(configuration.storeKey), let (_, info) = try? Self.open(data) else {
             return nil
         }
-        if !configuration.restoresAfterCrash, let marker = restorationMarkerKey, (try? store.read(marker)) != nil {
-            return nil
+        let markerFound = restorationMarkerKey.map { (try? store.read($0)) != nil } ?? false
+        return refusal(markerFound: markerFound, info: info, now: configuration.now()) == nil ? info : nil
+    }
+
+    /// Why a launch does not restore an archive that opened: the previous launch died while
+    /// restoring it (its marker was found) and ``RestorationConfiguration/restoresAfterCrash``
+    /// is off, or it is older than ``RestorationConfiguration/maximumArchiveAge``; nil when
+    /// neither. The one check of ``launch(into:)`` and ``savedArchiveInfo()``.
+    ///
+    /// - Parameters:
+    ///   - markerFound: Whether a restoration marker is beside the archive.
+    ///   - info: The archive's info; nil before it is decoded (only the marker is checked).
+    ///   - now: The time to measure the archive's age at.
+    private func refusal(markerFound: Bool, info: ArchiveInfo?, now: Date) -> LaunchReport.FreshReason? {
+        let key = configuration.storeKey
+        if markerFound && !configuration.restoresAfterCrash {
+            return .init(
+                .crashedDuringRestoration,
+                "the previous launch ended while restoring archive \(key), so it is not restored again")
         }
-        let age = configuration.now().timeIntervalSince(info.savedAt)
-        if let maximumAge = configuration.maximumArchiveAge, Duration.seconds(max(0, age)) > maximumAge {
-            return nil
-        }
-        return info
+        guard let info, let maximumAge = configuration.maximumArchiveAge else { return nil }
+        let age = Duration.seconds(max(0, now.timeIntervalSince(info.savedAt)))
+        guard age > maximumAge else { return nil }
+        return .init(
+            .stale,
+            "archive \(key) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored")
     }
 
     /// Removes the saved archive (and any restoration marker beside it) once every
@@ -368,6 +555,16 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
     }
 
+    /// Throws when `tree` was made before the tree the latest launch handed over.
+    private func requireNotPredatingLaunch(_ tree: ScreenTree) throws(RestorationError) {
+        guard let handedOverRoot, tree.root.id < handedOverRoot else { return }
+        throw RestorationError(
+            .treePredatesLaunch,
+            message:
+                "not saved: the tree was made before launch() handed over the restored one, and would replace the archive being restored with an older hierarchy; save the tree the launch handed over"
+        )
+    }
+
     /// Throws when called from inside this coordinator's launch, which holds the turn
     /// the call would wait for.
     private func requireOutsideLaunch(_ method: String) throws(RestorationError) {
@@ -375,7 +572,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         throw RestorationError(
             .insideLaunch,
             message:
-                "\(method) was called from inside this coordinator's launch() (a delegate callback or a restoration extension), where it would wait for the launch that waits for it; call it after launch() returns"
+                "\(method) was called from a delegate callback of this coordinator's running launch, where it would wait for the launch that waits for it; call it once the launch has handed its tree over"
         )
     }
 
@@ -521,6 +718,14 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         if configuration.budget.isEnforced, let first = report.budgetWarnings.first {
             throw RestorationError(.budgetExceeded, message: "not saved: \(first)")
         }
+        if marker == .handedOver {
+            // The app ran with the restored tree long enough to save: the archive is no longer
+            // the one whose restoring might crash. The marker goes first: a marker left beside
+            // the new archive would make the next launch reject it.
+            var notes: [String] = []
+            removeRestorationMarker(notes: &notes)
+            for note in notes { log(.warning, .note, note) }
+        }
         do {
             try store.write(sealed, to: configuration.storeKey)
         } catch {
@@ -573,28 +778,22 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 LaunchReport(
                     outcome: .fresh, freshReason: .init(.storeUnreadable, "cannot read archive \(key): \(error)")))
         }
-        if let marker = restorationMarkerKey {
-            if (try? store.read(marker)) != nil {
-                if configuration.restoresAfterCrash {
-                    notes.append(
-                        "the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
-                } else {
-                    var report = LaunchReport(
-                        outcome: .fresh,
-                        freshReason: .init(
-                            .crashedDuringRestoration,
-                            "the previous launch ended while restoring archive \(key), so it is not restored again"))
-                    reject(key, reason: "crashed-during-restoration", into: &report)
-                    removeRestorationMarker(notes: &report.notes)
-                    return .fresh(report)
-                }
+        if let markerKey = restorationMarkerKey {
+            let markerFound = (try? store.read(markerKey)) != nil
+            if let refusal = refusal(markerFound: markerFound, info: nil, now: configuration.now()) {
+                var report = LaunchReport(outcome: .fresh, freshReason: refusal)
+                reject(key, reason: "crashed-during-restoration", into: &report)
+                removeRestorationMarker(notes: &report.notes)
+                return .fresh(report)
+            } else if markerFound {
+                notes.append("the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
             }
             do {
-                try store.write(Data("restoring since \(Date())".utf8), to: marker)
-                wroteRestorationMarker = true
+                try store.write(Data("restoring since \(Date())".utf8), to: markerKey)
+                marker = .restoring
             } catch {
                 notes.append(
-                    "crash-loop protection is off for this launch: the marker \(marker) could not be written: \(error)")
+                    "crash-loop protection is off for this launch: the marker \(markerKey) could not be written: \(error)")
             }
         } else {
             notes.append("crash-loop protection is off: no marker key can be made from the store key \(key)")
@@ -661,7 +860,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
     /// Removes the restoration marker: the launch completed.
     private func removeRestorationMarker(notes: inout [String]) {
-        wroteRestorationMarker = false
+        marker = .none
         guard let marker = restorationMarkerKey else { return }
         do {
             try store.remove(marker)

@@ -23,14 +23,21 @@ public struct RestorationError: Error, Sendable, CustomStringConvertible {
         public static let storeFailed = Code(rawValue: "store-failed")
         /// The archive exceeded an enforced ``SizeBudget``; nothing was written.
         public static let budgetExceeded = Code(rawValue: "budget-exceeded")
-        /// ``RestorationCoordinator/save(_:)`` or ``RestorationCoordinator/discardArchive()``
-        /// was called from a task the same coordinator's running ``RestorationCoordinator/launch()``
-        /// waits for: the one that runs the delegate's callbacks, or a restoration extension's.
-        /// There it would wait for the launch that waits for it; nothing was done. A task the app
-        /// starts there (`Task { … }`) is not waited for, and its save waits for the launch as
-        /// any other does. (A child task the callback itself awaits, `async let` or a task group,
-        /// is not recognised: its save would wait for ever. Save after `launch()` returns.)
+        /// A save or ``RestorationCoordinator/discardArchive()`` was called from a delegate
+        /// callback of the same coordinator's running launch (will-finish-launching to
+        /// did-finish-launching), which waits for the callback: there it would wait for the
+        /// launch that waits for it; nothing was done. Restoration extensions run after the
+        /// tree is handed over, and may save. A task the app starts in a callback
+        /// (`Task { … }`) is not waited for, and its save waits for the launch as any other
+        /// does. (A child task the callback itself awaits, `async let` or a task group, is not
+        /// recognised: its save would wait for ever.)
         public static let insideLaunch = Code(rawValue: "inside-launch")
+        /// The tree handed to a save was made before this coordinator's latest launch handed
+        /// the app its tree (the app still held its initial tree, say, while the launch
+        /// restored): writing it would replace the archive being restored with an older
+        /// hierarchy. Nothing was written; save the tree the launch handed over, or one made
+        /// after it.
+        public static let treePredatesLaunch = Code(rawValue: "tree-predates-launch")
     }
 
     /// What kind of failure this is.

@@ -1,10 +1,21 @@
+import Synchronization
+
 /// One node of the live hierarchy: a screen, a navigation stack, tabs or a custom
 /// container, with its children and the node presented over it.
 ///
 /// Nodes are values; the app changes them through ``ScreenTree``'s operations
 /// (push, pop, select a tab, present, dismiss), which keep them consistent with
 /// the declaration.
-public struct ScreenNode: Sendable, Equatable {
+///
+/// Each node has an identity (``id``) that stays while it is in the tree, whatever
+/// its state becomes: editing a screen's state keeps it, and a screen pushed at a
+/// position another screen held before is a new node with a new identity.
+public struct ScreenNode: Sendable, Equatable, Identifiable {
+    /// The node's identity: made when the node is made (restored, initial, pushed,
+    /// presented or added) and kept by every copy and every change of its state.
+    /// Not part of equality.
+    public let id: ID
+
     /// The declared restoration identifier; nil means the node and everything
     /// under it are not saved.
     public internal(set) var identifier: String?
@@ -35,6 +46,7 @@ public struct ScreenNode: Sendable, Equatable {
         declaration: DeclarationNode, identifier: String?, screen: (any RestorableScreen)?,
         children: [ScreenNode] = [], selectedIndex: Int? = nil
     ) {
+        self.id = ID.make()
         self.declaration = declaration
         self.identifier = identifier
         self.screen = screen
@@ -55,7 +67,8 @@ public struct ScreenNode: Sendable, Equatable {
     }
 
     /// Two nodes are equal when their identifiers, kinds, screens (type and
-    /// state), children, selection and presented nodes are equal.
+    /// state), children, selection and presented nodes are equal; their
+    /// identities (``id``) are not compared.
     public static func == (lhs: ScreenNode, rhs: ScreenNode) -> Bool {
         guard lhs.identifier == rhs.identifier, lhs.kind == rhs.kind, lhs.selectedIndex == rhs.selectedIndex,
             lhs.children == rhs.children, lhs.presentedStorage == rhs.presentedStorage
@@ -84,6 +97,27 @@ public struct ScreenNode: Sendable, Equatable {
         if let identifier { return identifier }
         if let screen { return "<\(screen.typeKey)>" }
         return "<\(kind.rawValue)>"
+    }
+}
+
+extension ScreenNode {
+    /// A node's identity: unique among the nodes made in this process, in the order
+    /// they were made.
+    public struct ID: Hashable, Comparable, Sendable, CustomStringConvertible {
+        let rawValue: UInt64
+
+        /// The identity of the next node made.
+        static func make() -> ID {
+            ID(rawValue: counter.add(1, ordering: .relaxed).newValue)
+        }
+
+        private static let counter = Atomic<UInt64>(0)
+
+        /// Whether `lhs` was made before `rhs`.
+        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// `node-<number>`.
+        public var description: String { "node-\(rawValue)" }
     }
 }
 

@@ -42,15 +42,9 @@ enum PlainScreenTypes {
     static func willEncode<Screen: RestorableScreen>(_ screen: inout Screen) -> Bool {
         let type = ObjectIdentifier(Screen.self)
         if let plain = found.lock.withLock({ found.plain[type] }) {
-            screen.willEncodeRestorableState()
             return plain
         }
-        probes.add(1, ordering: .acquiringAndReleasing)
-        screen.willEncodeRestorableState()
-        probes.subtract(1, ordering: .acquiringAndReleasing)
-        let plain =
-            found.lock.withLock { found.ranDefaultHook.contains(type) } && !(screen is any CustomReflectable)
-            && Self.storesState(screen)
+        let plain = !(screen is any CustomReflectable) && Self.storesState(screen)
         found.lock.withLock { found.plain[type] = plain }
         return plain
     }

@@ -33,7 +33,7 @@ public protocol RestorableContainer: RestorableScreen {
     func childrenToPreserve(_ children: [String?]) -> [String]
 
     /// Called after the container's children were restored, before its own
-    /// ``RestorableScreen/restorationDidFinish()``. The default does nothing.
+    /// ``RestorableScreen/restorationDidFinish(_:)``. The default does nothing.
     ///
     /// - Parameter identifiers: The identifiers of the children that came back.
     mutating func didRestoreChildren(_ identifiers: [String])

@@ -5,7 +5,7 @@
 /// saving. The hooks mirror `UIViewController`'s: ``willEncodeRestorableState()``
 /// is `encodeRestorableState(with:)` (capture what the live UI holds, such as the
 /// text being edited), ``decodeRestorableState(_:context:)`` is
-/// `decodeRestorableState(with:)`, and ``restorationDidFinish()`` is
+/// `decodeRestorableState(with:)`, and ``restorationDidFinish(_:)`` is
 /// `applicationFinishedRestoringState()`.
 ///
 /// ```swift
@@ -77,13 +77,16 @@ public protocol RestorableScreen: Sendable {
     /// - Parameter state: The restored (or initial) state.
     init(state: State)
 
-    /// Called on a copy of the screen just before its state is encoded.
+    /// Called on the main actor, on the screen in the app's own tree, just before
+    /// the tree is saved: UIKit's `encodeRestorableState(with:)`.
     ///
-    /// Capture here what only the live UI knows, such as the text being edited or
-    /// the field that has focus. The default does nothing; for a struct with a
-    /// stored `state`, a save then reads the state without copying the screen, and
-    /// skips screens it finds unchanged (see ``State``).
-    mutating func willEncodeRestorableState()
+    /// Copy into ``state`` what only the live UI knows, such as the text being
+    /// edited or the field that has focus. The change stays in the app's tree (a
+    /// save that captures takes the tree from a ``RestorationHost``, see
+    /// ``RestorationCoordinator/save(_:)-(RestorationHost)``), so the tree the app
+    /// holds and the tree the next launch restores are equal. The default does
+    /// nothing.
+    @MainActor mutating func willEncodeRestorableState()
 
     /// Receives the decoded state after the screen was made, in tree order from the
     /// root down, before the app's did-decode.
@@ -98,9 +101,25 @@ public protocol RestorableScreen: Sendable {
     ///   - context: The path of the screen, the archive's info, and restoration extensions.
     mutating func decodeRestorableState(_ state: State, context: RestorationContext)
 
-    /// Called on every restored screen, in tree order, after the whole restoration
-    /// and all its extensions completed. The default does nothing.
-    mutating func restorationDidFinish()
+    /// Called on the main actor when the restoration finished, on each restored
+    /// screen still in the app's tree, in tree order: UIKit's
+    /// `applicationFinishedRestoringState()`.
+    ///
+    /// It comes once every restoration extension completed, failed, timed out or
+    /// was cancelled; `results` says how this screen's own extensions ended and
+    /// holds what the completed ones returned. A screen the user closed before then
+    /// does not get it. The default does nothing.
+    ///
+    /// ```swift
+    /// mutating func restorationDidFinish(_ results: RestorationResults) {
+    ///     if let thread = results.value(of: "load thread", as: MailThread.self) {
+    ///         state.subject = thread.subject
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter results: How this screen's extensions ended, and their values.
+    @MainActor mutating func restorationDidFinish(_ results: RestorationResults)
 }
 
 extension RestorableScreen {
@@ -120,10 +139,7 @@ extension RestorableScreen {
     public static var restorationFactory: RestorationFactory<Self>? { nil }
 
     /// Does nothing.
-    public mutating func willEncodeRestorableState() {
-        // A save learns from this that the type's hook does nothing (see `PlainScreenTypes`).
-        PlainScreenTypes.defaultHookRan(for: Self.self)
-    }
+    @MainActor public mutating func willEncodeRestorableState() {}
 
     /// Assigns the decoded state.
     public mutating func decodeRestorableState(_ state: State, context: RestorationContext) {
@@ -131,7 +147,7 @@ extension RestorableScreen {
     }
 
     /// Does nothing.
-    public mutating func restorationDidFinish() {}
+    @MainActor public mutating func restorationDidFinish(_ results: RestorationResults) {}
 
     /// The screen's type key, read from an instance.
     public var typeKey: ScreenTypeKey { Self.typeKey }

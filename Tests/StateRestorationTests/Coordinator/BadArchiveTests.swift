@@ -74,7 +74,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: rejected)) == damaged)
         #expect(!FileManager.default.fileExists(atPath: FileStore(directory: directory.url).fileURL(for: .main).path))
 
-        try await session.coordinator.save(tree)
+        try await session.coordinator.save(try Shop.busyTree())
         let relaunched = try await harness.launch()
         #expect(relaunched.report.outcome == .restored)
         #expect(relaunched.tree == tree)

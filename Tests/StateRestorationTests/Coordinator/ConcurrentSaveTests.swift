@@ -58,7 +58,9 @@ private struct GatedDelegate: RestorationDelegate {
         #expect(restored.tree == third)
     }
 
-    @Test("a save requested during a restoration waits until the restoration finished")
+    @Test(
+        "a save requested while a launch decodes waits for it, and writes nothing when its tree predates the handover"
+    )
     func saveWaitsForLaunch() async throws {
         let store = InMemoryStore()
         try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(try tree("saved"))
@@ -73,11 +75,19 @@ private struct GatedDelegate: RestorationDelegate {
         #expect(await eventually { await coordinator.waitingCount == 1 })
         gate.open()
         let restored = try await session
-        _ = try await saved
+        do {
+            _ = try await saved
+            Issue.record("a tree made before the launch handed its tree over was saved")
+        } catch let error as RestorationError {
+            #expect(error.code == .treePredatesLaunch)
+        }
         #expect(restored.tree == (try tree("saved")))
-        #expect(probe.recorded == ["will-finish-launching", "did-finish-launching", "should-save"])
+        #expect(probe.recorded == ["will-finish-launching", "did-finish-launching"])
+        // The archive being restored was not replaced by the older tree; the restored one saves.
         let relaunched = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
-        #expect(relaunched.tree == (try tree("during launch")))
+        #expect(relaunched.tree == (try tree("saved")))
+        try await coordinator.save(restored.tree)
+        #expect(probe.recorded.last == "should-save")
     }
 
     // Which of the 20 arrives last is up to the scheduler; `coalescing` above checks the order

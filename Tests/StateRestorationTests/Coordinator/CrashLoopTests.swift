@@ -79,7 +79,7 @@ private struct DyingDelegate: RestorationDelegate {
             #expect(try store.rejectedArchives(for: .main) == [rejected])
 
             // The next save and launch work normally again.
-            try await coordinator.save(tree)
+            try await coordinator.save(try Shop.busyTree())
             let relaunched = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
             #expect(relaunched.report.outcome == .restored)
             #expect(relaunched.tree == tree)

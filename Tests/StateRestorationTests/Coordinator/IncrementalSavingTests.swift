@@ -67,10 +67,12 @@ import Testing
     func willEncodeChangesAreSeen() async throws {
         let store = InMemoryStore()
         let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store)
-        var tree = try Shop.declaration().makeInitialTree()
-        try await coordinator.save(tree)
-        try tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "typed, not committed" }
-        let report = try await coordinator.save(tree)
+        let host = try await TreeHost(Shop.declaration())
+        try await coordinator.save(host)
+        try await MainActor.run {
+            try host.tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "typed, not committed" }
+        }
+        let report = try await coordinator.save(host)
         #expect(report.encodedStateCount == 1)
         let restored = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
         #expect(restored.tree.screen(SearchScreen.self, at: "search#0")?.state.editingText == "typed, not committed")

@@ -61,16 +61,18 @@ private struct CatalogueDelegate: RestorationDelegate {
     /// then relaunches with `catalogue` as the current data.
     private func relaunch(with catalogue: [String]) async throws -> (RestorationSession, Probe) {
         let storage = InMemoryStore.Storage()
-        var tree = try declaration.makeInitialTree()
-        try tree.update(ProductListScreen.self, at: listPath) { list in
-            list.productIDs = ["p-1", "p-2", "p-3", "p-4", "p-5", "p-6"]
-            list.selectedRows = [1, 4]
-            list.firstVisibleRow = 2
+        let host = try await TreeHost(declaration)
+        try await MainActor.run { [listPath] in
+            try host.tree.update(ProductListScreen.self, at: listPath) { list in
+                list.productIDs = ["p-1", "p-2", "p-3", "p-4", "p-5", "p-6"]
+                list.selectedRows = [1, 4]
+                list.firstVisibleRow = 2
+            }
         }
         let saving = RestorationCoordinator(
             screens: declaration, store: InMemoryStore(storage: storage),
             delegate: CatalogueDelegate(productIDs: [], probe: Probe()))
-        try await saving.save(tree)
+        try await saving.save(host)
 
         let probe = Probe()
         let restoring = RestorationCoordinator(

@@ -66,14 +66,25 @@ import Testing
         #expect(session.tree.root.children[1].screen?.isEqual(to: ScratchScreen(state: .init(note: "initial"))) == true)
     }
 
-    @Test("will-encode runs on a copy: the live text is saved, the tree handed in is not changed")
+    @Test("will-encode runs on the app's own tree: the live text lands in it, and the relaunch restores that tree")
     func willEncodeCapturesLiveState() async throws {
+        let store = InMemoryStore()
+        let host = try await TreeHost(Shop.declaration())
+        try await MainActor.run { try host.tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "half a que" } }
+        try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(host)
+        let captured = await host.tree
+        #expect(captured.screen(SearchScreen.self, at: "search#0")?.state.editingText == "half a que")
+        let session = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
+        #expect(session.tree == captured)
+    }
+
+    @Test("a tree saved as a value is saved as it is: no screen's capture hook runs")
+    func valueSaveDoesNotCapture() async throws {
         var tree = try Shop.declaration().makeInitialTree()
         try tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "half a que" }
-        let before = tree
         let session = try await relaunch(saving: tree)
-        #expect(tree == before)
-        #expect(session.tree.screen(SearchScreen.self, at: "search#0")?.state.editingText == "half a que")
+        #expect(session.tree.screen(SearchScreen.self, at: "search#0")?.state.editingText == nil)
+        #expect(session.tree == tree)
     }
 
     @Test("the app-wide state and the delegate's metadata come back; should-restore sees the app version")

@@ -91,8 +91,8 @@ private struct OldProductScreen: RestorableScreen {
             events.recorded.filter { $0.kind == .phase }.map(\.message) == [
                 "will-finish-launching", "read archive, write restoration marker", "should-restore",
                 "restore shared objects",
-                "re-create and decode screens", "did-decode", "did-finish-launching", "extensions",
-                "finished restoring, remove restoration marker",
+                "re-create and decode screens", "did-decode", "did-finish-launching",
+                "extensions, finished restoring", "remove restoration marker",
             ])
         let skipped = try #require(events.recorded.first { $0.kind == .screenSkipped })
         #expect(skipped.level == .warning)

@@ -25,7 +25,9 @@ extension ProbedScreen {
         probe?.record("decode \(context.identifierPath?.description ?? "?")")
     }
 
-    mutating func restorationDidFinish() {
-        probe?.record("finish \(restoredPath?.description ?? "?")")
+    mutating func restorationDidFinish(_ results: RestorationResults) {
+        let path = restoredPath?.description ?? "?"
+        probe?.record("finish \(path)")
+        for outcome in results.extensions { probe?.record("told \(path) \(outcome.name): \(outcome.result)") }
     }
 }
