@@ -134,6 +134,28 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
         return try await launch(log: log, saveReport: saveReport)
     }
 
+    /// Lets every screen of `tree` capture its live state into it, as an app's save on
+    /// entering the background does, then saves it in one simulated process, ends it,
+    /// and launches a new one.
+    ///
+    /// The screens' ``RestorableScreen/willEncodeRestorableState()`` hooks change `tree`
+    /// itself, so the relaunched tree equals it:
+    ///
+    /// ```swift
+    /// try tree.update(ComposeScreen.self, at: "compose") { $0.editor.text = "Half a sen" }
+    /// let relaunched = try await harness.relaunch(capturingLiveStateOf: &tree)
+    /// #expect(relaunched.tree == tree)
+    /// ```
+    ///
+    /// - Parameter tree: The hierarchy the first process captures and saves.
+    /// - Returns: The relaunched process.
+    /// - Throws: What saving or launching throws.
+    @MainActor
+    public func relaunch(capturingLiveStateOf tree: inout ScreenTree) async throws -> Relaunch {
+        tree.captureLiveState()
+        return try await relaunch(saving: tree)
+    }
+
     /// Saves a hierarchy, damages the archive as a failing disk or an
     /// interrupted write would, and launches a new process.
     ///
@@ -322,9 +344,14 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
         try await launch(log: LifecycleRecorder<Delegate>.Log(), saveReport: nil)
     }
 
+    /// Launches as an app does: into a host that shows the tree as soon as it is handed
+    /// over, and that says its interface is up once the restoration finished.
     private func launch(log: LifecycleRecorder<Delegate>.Log, saveReport: SaveReport?) async throws -> Relaunch {
         let coordinator = makeCoordinator(log: log)
-        let session = try await coordinator.launch()
+        let host = await HarnessHost(tree: try declaration.makeInitialTree())
+        let report = try await coordinator.launch(into: host)
+        await coordinator.restoredInterfaceDidAppear()
+        let session = RestorationSession(tree: await host.tree, report: report)
         return Relaunch(session: session, saveReport: saveReport, lifecycle: log.events, coordinator: coordinator)
     }
 
@@ -393,5 +420,14 @@ extension RestorationHarness where Delegate == DefaultRestorationDelegate {
         storage: Storage = .inMemory
     ) {
         self.init(screens: screens, configuration: configuration, storage: storage) { DefaultRestorationDelegate() }
+    }
+}
+
+/// The simulated app's model: the host a harness launches into.
+@MainActor private final class HarnessHost: RestorationHost {
+    var tree: ScreenTree
+
+    init(tree: ScreenTree) {
+        self.tree = tree
     }
 }

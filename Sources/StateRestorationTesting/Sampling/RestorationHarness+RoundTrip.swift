@@ -100,6 +100,14 @@ extension RestorationHarness {
         } catch {
             return location.failure(.notPlaced, "cannot place \(describe(sample)): \(error)")
         }
+        // The app's save lets the screen capture its live state first; what it captured is what
+        // must come back.
+        tree = await MainActor.run { [tree] in
+            var captured = tree
+            captured.captureLiveState()
+            return captured
+        }
+        let sample = tree.node(at: location.path)?.screen ?? sample
         let relaunched: Relaunch
         do {
             relaunched = try await relaunch(saving: tree)
