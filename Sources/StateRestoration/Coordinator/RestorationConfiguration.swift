@@ -31,6 +31,13 @@ public struct RestorationConfiguration: Sendable {
     public var budget: SizeBudget
     /// Where the events of every save and launch go; nil (the default) logs nothing.
     public var logHandler: (any RestorationLogHandler)?
+    /// What ``RestorationCoordinator/userClosedScene()`` does with the archive when
+    /// the user closes the app, or this window, from the app switcher.
+    ///
+    /// The default keeps it: nothing the user typed is lost, and the next launch
+    /// restores. ``UserClosePolicy/discardsArchive`` does what UIKit does, which
+    /// takes a closing from the switcher for "start over".
+    public var userClosePolicy: UserClosePolicy = .keepsArchive
     /// Where a launch records how far its extensions have come; the testing
     /// harness reads it to time out extensions on a test clock.
     package var extensionProgress: ExtensionProgress?
@@ -81,4 +88,14 @@ public struct RestorationSession: Sendable {
         self.tree = tree
         self.report = report
     }
+}
+
+/// What happens to a saved archive when the user closes the app, or a window, from
+/// the app switcher (``RestorationCoordinator/userClosedScene()``).
+public enum UserClosePolicy: Sendable, Equatable {
+    /// The archive stays, and the next launch restores it.
+    case keepsArchive
+    /// The archive is removed, and the next launch is fresh: UIKit's behaviour
+    /// after a force quit.
+    case discardsArchive
 }

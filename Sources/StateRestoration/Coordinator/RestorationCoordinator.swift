@@ -555,6 +555,31 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
     }
 
+    /// Tells the coordinator that the user closed the app, or this window, from the app
+    /// switcher, and applies ``RestorationConfiguration/userClosePolicy``: under
+    /// ``UserClosePolicy/discardsArchive`` (UIKit's behaviour after a force quit) the
+    /// archive is discarded as ``discardArchive()`` does; under the default
+    /// ``UserClosePolicy/keepsArchive`` nothing changes.
+    ///
+    /// Call it from the scene-discard callback: UIKit's
+    /// `application(_:didDiscardSceneSessions:)` for the discarded sessions, which the
+    /// system reports at the next launch when the app was not running.
+    ///
+    /// ```swift
+    /// func application(_ application: UIApplication, didDiscardSceneSessions sessions: Set<UISceneSession>) {
+    ///     Task { try? await coordinator.userClosedScene() }
+    /// }
+    /// ```
+    ///
+    /// - Returns: Whether the archive was discarded.
+    /// - Throws: What ``discardArchive()`` throws, when the policy discards.
+    @discardableResult
+    public func userClosedScene() async throws(RestorationError) -> Bool {
+        guard configuration.userClosePolicy == .discardsArchive else { return false }
+        try await discardArchive()
+        return true
+    }
+
     /// Throws when `tree` was made before the tree the latest launch handed over.
     private func requireNotPredatingLaunch(_ tree: ScreenTree) throws(RestorationError) {
         guard let handedOverRoot, tree.root.id < handedOverRoot else { return }
