@@ -57,7 +57,9 @@ import Foundation
 /// the screen with ``SkippedScreen/Reason/stateVersionMismatch``; so does one
 /// whose chain is broken (no step from a version the chain reaches, or a step
 /// that reads another type than the step before it makes), with a message that
-/// names the step.
+/// names the step. The declaration reports a broken chain as a warning, and two
+/// migrations from one version, or one from the current version or a newer one,
+/// as errors.
 public struct StateMigration<State>: Sendable {
     /// The saved State version this migration reads.
     public let fromVersion: Int

@@ -85,8 +85,60 @@ struct StateMigrationChain<State> {
         return state
     }
 
+    /// What is wrong with a screen type's migrations, for its declaration.
+    ///
+    /// Two migrations from one version, and one from the current version or a
+    /// newer one, are errors: the list does not say what was meant. A chain that
+    /// breaks is a warning: only the states saved at the versions before the
+    /// break are skipped. Each break is reported once, from the oldest version
+    /// that reaches it.
+    static func findings(
+        in migrations: [StateMigration<State>], currentVersion current: Int
+    ) -> [MigrationFinding] {
+        var findings: [MigrationFinding] = []
+        var versions: Set<Int> = []
+        for migration in migrations {
+            let version = migration.fromVersion
+            if version >= current {
+                findings.append(
+                    (
+                        .error, .invalidMigrationVersion,
+                        "has a state migration from version \(version), but its stateVersion is \(current): "
+                            + "migrations read older versions"
+                    ))
+            } else if !versions.insert(version).inserted {
+                findings.append((.error, .duplicateMigration, "has two state migrations from version \(version)"))
+            }
+        }
+        var breaks: Set<String> = []
+        for version in versions.sorted() {
+            guard case .failure(.broken(let problem)) = from(version, to: current, in: migrations),
+                breaks.insert(problem).inserted
+            else { continue }
+            findings.append(
+                (
+                    .warning, .brokenMigrationChain,
+                    "cannot migrate a state saved at version \(version) to version \(current): \(problem)"
+                ))
+        }
+        return findings
+    }
+
     /// A step as `1 → 2`, or `1 → 3` for one that makes the current version 3.
     private static func name(of step: StateMigration<State>, _ current: Int) -> String {
         "\(step.fromVersion) → \(step.toVersion ?? current)"
+    }
+}
+
+/// One thing wrong with a screen type's migrations; the message follows the type's name.
+typealias MigrationFinding = (
+    severity: DeclarationDiagnostic.Severity, code: DeclarationDiagnostic.Code, message: String
+)
+
+extension RestorableScreen {
+    /// What is wrong with ``stateMigrations``, for the declaration; see
+    /// `StateMigrationChain.findings(in:currentVersion:)`.
+    static var stateMigrationFindings: [MigrationFinding] {
+        StateMigrationChain<State>.findings(in: stateMigrations, currentVersion: stateVersion)
     }
 }
