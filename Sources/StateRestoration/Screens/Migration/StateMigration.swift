@@ -144,11 +144,19 @@ public struct StateMigration<State>: Sendable {
 /// A type a migration reads or makes, compared by identity and named in messages.
 struct MigrationShape: Sendable, Equatable {
     let id: ObjectIdentifier
+    /// The type's name with the types it is nested in (`ProductScreen.StateV2`),
+    /// without its module: a shape is often a nested `State`.
     let name: String
 
     init<T>(_ type: T.Type) {
         self.id = ObjectIdentifier(type)
-        self.name = String(describing: type)
+        // A private or local type's context reads `(unknown context at $10a3f0)`.
+        var name = String(reflecting: type).replacingOccurrences(
+            of: #"\(unknown context at \$[0-9a-f]+\)\."#, with: "", options: .regularExpression)
+        if let dot = name.firstIndex(of: "."), !name[..<dot].contains(where: { "<(".contains($0) }) {
+            name.removeSubrange(...dot)
+        }
+        self.name = name
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
