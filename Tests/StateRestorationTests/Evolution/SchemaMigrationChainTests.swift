@@ -2,58 +2,27 @@ import StateRestoration
 import StateRestorationTesting
 import Testing
 
-/// Version 1 of the product screen: a numeric identifier and a gift-wrap flag.
-private struct ProductV1: RestorableScreen {
-    static let typeKey: ScreenTypeKey = "product"
-    struct State: Codable, Sendable, Equatable {
-        var productID: Int
-        var giftWrap: Bool
-    }
-    var state: State
-}
+// Versions 1 and 2 of the product screen are SchemaMigrationTests' ProductV1 and ProductV2.
 
-/// Version 2: a string identifier, gift wrap as an option.
-private struct ProductV2: RestorableScreen {
-    static let typeKey: ScreenTypeKey = "product"
-    static let stateVersion = 2
-    struct State: Codable, Sendable, Equatable {
-        var productID: String
-        var options: [String]
-    }
-    var state: State
-}
-
-/// The shapes versions 1 and 2 saved, as version 3 keeps them.
-private struct StateV1: Decodable {
-    var productID: Int
-    var giftWrap: Bool
-}
-private struct StateV2: Decodable {
-    var productID: String
-    var options: [String]
-}
-/// The version 2 shape written a second time, by mistake.
-private struct OtherStateV2: Decodable {
-    var productID: String
-    var options: [String]
-}
-
-/// Version 3 with a chain: 1 → 2 as written for version 2, then 2 → 3.
+/// Version 3: a note appeared. The step from version 1 is the one version 2
+/// wrote, now making version 2's State; one new step goes from version 2.
 private struct ProductV3: RestorableScreen {
     static let typeKey: ScreenTypeKey = "product"
     static let stateVersion = 3
     struct State: Codable, Sendable, Equatable {
         var productID: String
-        var options: [String]
         var quantity: Int
+        var options: [String]
+        var note: String
+    }
+    static let stepFromOne = StateMigration<State>(from: 1, ProductV2.StateV1.self, to: ProductV2.State.self) { v1 in
+        ProductV2.State(productID: "p-\(v1.productID)", quantity: 1, options: v1.giftWrap ? ["gift-wrap"] : [])
     }
     static let stateMigrations: [StateMigration<State>] = [
-        StateMigration(from: 1, StateV1.self, to: StateV2.self) { v1 in
-            StateV2(productID: "p-\(v1.productID)", options: v1.giftWrap ? ["gift-wrap"] : [])
-        },
-        StateMigration(from: 2, StateV2.self) { v2 in
+        stepFromOne,
+        StateMigration(from: 2, ProductV2.State.self) { v2 in
             guard v2.productID != "p-13" else { throw Recalled(productID: v2.productID) }
-            return State(productID: v2.productID, options: v2.options, quantity: 1)
+            return State(productID: v2.productID, quantity: v2.quantity, options: v2.options, note: "")
         },
     ]
     var state: State
@@ -64,64 +33,59 @@ private struct Recalled: Error, CustomStringConvertible {
     var description: String { "product \(productID) was recalled" }
 }
 
-/// Version 3 written the old way: each older version migrates straight to the current State.
-private struct ProductV3Direct: RestorableScreen {
-    static let typeKey: ScreenTypeKey = "product"
-    static let stateVersion = 3
-    typealias State = ProductV3.State
-    static let stateMigrations = [
-        StateMigration<State>(from: 1, StateV1.self) { v1 in
-            State(productID: "p-\(v1.productID)", options: v1.giftWrap ? ["gift-wrap"] : [], quantity: 1)
-        },
-        StateMigration<State>(from: 2, StateV2.self) { v2 in
-            State(productID: v2.productID, options: v2.options, quantity: 1)
-        },
-    ]
-    var state: State
+/// Other version 3 builds, which differ from ``ProductV3`` only in their migrations.
+private protocol ProductV3Migrations {
+    static var migrations: [StateMigration<ProductV3.State>] { get }
 }
 
-/// Version 3 whose step from 2 reads another type than the step from 1 makes.
-private struct ProductV3Mismatched: RestorableScreen {
-    static let typeKey: ScreenTypeKey = "product"
-    static let stateVersion = 3
-    typealias State = ProductV3.State
-    static let stateMigrations: [StateMigration<State>] = [
-        StateMigration(from: 1, StateV1.self, to: StateV2.self) { v1 in
-            StateV2(productID: "p-\(v1.productID)", options: [])
+private struct ProductV3Build<Migrations: ProductV3Migrations>: RestorableScreen {
+    static var typeKey: ScreenTypeKey { "product" }
+    static var stateVersion: Int { 3 }
+    static var stateMigrations: [StateMigration<ProductV3.State>] { Migrations.migrations }
+    var state: ProductV3.State
+}
+
+/// Written the old way: each older version migrates straight to the current State.
+private enum Direct: ProductV3Migrations {
+    static let migrations = [
+        StateMigration<ProductV3.State>(from: 1, ProductV2.StateV1.self) { v1 in
+            .init(productID: "p-\(v1.productID)", quantity: 1, options: v1.giftWrap ? ["gift-wrap"] : [], note: "")
         },
+        StateMigration<ProductV3.State>(from: 2, ProductV2.State.self) { v2 in
+            .init(productID: v2.productID, quantity: v2.quantity, options: v2.options, note: "")
+        },
+    ]
+}
+
+/// The version 2 shape written a second time, by mistake.
+private struct OtherStateV2: Decodable {
+    var productID: String
+    var quantity: Int
+    var options: [String]
+}
+
+/// The step from 2 reads another type than the step from 1 makes.
+private enum Mismatched: ProductV3Migrations {
+    static let migrations: [StateMigration<ProductV3.State>] = [
+        ProductV3.stepFromOne,
         StateMigration(from: 2, OtherStateV2.self) { v2 in
-            State(productID: v2.productID, options: v2.options, quantity: 1)
+            .init(productID: v2.productID, quantity: v2.quantity, options: v2.options, note: "")
         },
     ]
-    var state: State
 }
 
-/// Version 3 that forgot the step from 2.
-private struct ProductV3MissingStep: RestorableScreen {
-    static let typeKey: ScreenTypeKey = "product"
-    static let stateVersion = 3
-    typealias State = ProductV3.State
-    static let stateMigrations: [StateMigration<State>] = [
-        StateMigration(from: 1, StateV1.self, to: StateV2.self) { v1 in
-            StateV2(productID: "p-\(v1.productID)", options: [])
-        }
-    ]
-    var state: State
+/// The step from 2 is missing.
+private enum MissingStep: ProductV3Migrations {
+    static let migrations = [ProductV3.stepFromOne]
 }
 
-/// Version 3 whose last step makes a draft of the State instead of the State.
-private struct ProductV3WrongEnd: RestorableScreen {
-    static let typeKey: ScreenTypeKey = "product"
-    static let stateVersion = 3
-    typealias State = ProductV3.State
+/// The last step makes a draft instead of the current State.
+private enum WrongEnd: ProductV3Migrations {
     struct Draft: Decodable { var productID: String }
-    static let stateMigrations: [StateMigration<State>] = [
-        StateMigration(from: 1, StateV1.self, to: StateV2.self) { v1 in
-            StateV2(productID: "p-\(v1.productID)", options: [])
-        },
-        StateMigration(from: 2, StateV2.self, to: Draft.self) { v2 in Draft(productID: v2.productID) },
+    static let migrations: [StateMigration<ProductV3.State>] = [
+        ProductV3.stepFromOne,
+        StateMigration(from: 2, ProductV2.State.self, to: Draft.self) { v2 in Draft(productID: v2.productID) },
     ]
-    var state: State
 }
 
 /// A stack of products of one build.
@@ -147,10 +111,10 @@ private func declaration<P: RestorableScreen>(_ product: P.Type) -> ScreenDeclar
         let session = try await relaunch(
             saving: [ProductV1(state: .init(productID: 42, giftWrap: true))], restoringWith: ProductV3.self)
         #expect(session.report.skipped.isEmpty)
-        // "p-" and the option come from step 1 → 2, the quantity from step 2 → 3.
+        // "p-", the quantity and the option come from step 1 → 2, the note from step 2 → 3.
         #expect(
             session.tree.screen(ProductV3.self, at: "product#1")?.state
-                == .init(productID: "p-42", options: ["gift-wrap"], quantity: 1))
+                == .init(productID: "p-42", quantity: 1, options: ["gift-wrap"], note: ""))
         #expect(session.report.migrated == [.init(path: "browse/product#1", fromVersion: 1, toVersion: 3)])
         #expect(session.report.migrated.map(\.description) == ["browse/product#1 migrated from State version 1 to 3"])
     }
@@ -158,12 +122,12 @@ private func declaration<P: RestorableScreen>(_ product: P.Type) -> ScreenDeclar
     @Test("a state saved at version 2 runs only 2 → 3")
     func versionTwo() async throws {
         let session = try await relaunch(
-            saving: [ProductV2(state: .init(productID: "sku-9", options: ["engraving"]))],
+            saving: [ProductV2(state: .init(productID: "sku-9", quantity: 2, options: ["engraving"]))],
             restoringWith: ProductV3.self)
         #expect(session.report.skipped.isEmpty)
         #expect(
             session.tree.screen(ProductV3.self, at: "product#1")?.state
-                == .init(productID: "sku-9", options: ["engraving"], quantity: 1))
+                == .init(productID: "sku-9", quantity: 2, options: ["engraving"], note: ""))
         #expect(session.report.migrated == [.init(path: "browse/product#1", fromVersion: 2, toVersion: 3)])
     }
 
@@ -197,18 +161,18 @@ private func declaration<P: RestorableScreen>(_ product: P.Type) -> ScreenDeclar
         "a broken chain skips the screen as a version mismatch, with one line naming the versions and the step",
         arguments: [
             BrokenBuild(
-                screens: declaration(ProductV3Mismatched.self), name: "mismatched",
+                screens: declaration(ProductV3Build<Mismatched>.self), name: "mismatched",
                 message: "product State version 1 cannot migrate to version 3: step 2 → 3 reads OtherStateV2, "
-                    + "but step 1 → 2 makes StateV2"),
+                    + "but step 1 → 2 makes ProductV2.State"),
             BrokenBuild(
-                screens: declaration(ProductV3MissingStep.self), name: "missing step",
+                screens: declaration(ProductV3Build<MissingStep>.self), name: "missing step",
                 message:
                     "product State version 1 cannot migrate to version 3: no migration from version 2 follows step 1 → 2"
             ),
             BrokenBuild(
-                screens: declaration(ProductV3WrongEnd.self), name: "wrong end",
+                screens: declaration(ProductV3Build<WrongEnd>.self), name: "wrong end",
                 message:
-                    "product State version 1 cannot migrate to version 3: step 2 → 3 makes Draft, not the current State"
+                    "product State version 1 cannot migrate to version 3: step 2 → 3 makes WrongEnd.Draft, not the current ProductV3.State"
             ),
         ])
     func brokenChain(_ broken: BrokenBuild) async throws {
@@ -228,8 +192,8 @@ private func declaration<P: RestorableScreen>(_ product: P.Type) -> ScreenDeclar
     @Test("a broken chain from version 1 still migrates a state saved at version 2 with its own step")
     func brokenChainSparesLaterVersions() async throws {
         let session = try await relaunch(
-            saving: [ProductV2(state: .init(productID: "sku-2", options: []))],
-            restoringWith: ProductV3Mismatched.self)
+            saving: [ProductV2(state: .init(productID: "sku-2", quantity: 1, options: []))],
+            restoringWith: ProductV3Build<Mismatched>.self)
         #expect(session.report.skipped.isEmpty)
         #expect(session.report.migrated == [.init(path: "browse/product#1", fromVersion: 2, toVersion: 3)])
     }
@@ -237,17 +201,18 @@ private func declaration<P: RestorableScreen>(_ product: P.Type) -> ScreenDeclar
     @Test("migrations written the old way, each straight to the current State, still migrate from every version")
     func directMigrations() async throws {
         let fromOne = try await relaunch(
-            saving: [ProductV1(state: .init(productID: 8, giftWrap: true))], restoringWith: ProductV3Direct.self)
+            saving: [ProductV1(state: .init(productID: 8, giftWrap: true))], restoringWith: ProductV3Build<Direct>.self)
         #expect(
-            fromOne.tree.screen(ProductV3Direct.self, at: "product#1")?.state
-                == .init(productID: "p-8", options: ["gift-wrap"], quantity: 1))
+            fromOne.tree.screen(ProductV3Build<Direct>.self, at: "product#1")?.state
+                == .init(productID: "p-8", quantity: 1, options: ["gift-wrap"], note: ""))
         #expect(fromOne.report.migrated == [.init(path: "browse/product#1", fromVersion: 1, toVersion: 3)])
         let fromTwo = try await relaunch(
-            saving: [ProductV2(state: .init(productID: "sku-3", options: []))], restoringWith: ProductV3Direct.self)
+            saving: [ProductV2(state: .init(productID: "sku-3", quantity: 4, options: []))],
+            restoringWith: ProductV3Build<Direct>.self)
         #expect(
-            fromTwo.tree.screen(ProductV3Direct.self, at: "product#1")?.state
-                == .init(productID: "sku-3", options: [], quantity: 1))
+            fromTwo.tree.screen(ProductV3Build<Direct>.self, at: "product#1")?.state
+                == .init(productID: "sku-3", quantity: 4, options: [], note: ""))
         #expect(fromTwo.report.migrated == [.init(path: "browse/product#1", fromVersion: 2, toVersion: 3)])
-        #expect(declaration(ProductV3Direct.self).diagnostics.isEmpty)
+        #expect(declaration(ProductV3Build<Direct>.self).diagnostics.isEmpty)
     }
 }
