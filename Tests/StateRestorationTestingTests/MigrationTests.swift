@@ -34,28 +34,20 @@ private struct ProductV2: RestorableScreen {
 }
 
 /// Build 3.0: a quantity, migrated from version 2 by a step of its own; version 1
-/// goes through the step build 2.0 wrote, now to version 2's shape.
+/// goes through the step build 2.0 wrote, now to version 2's State.
 private struct ProductV3: RestorableScreen {
     static let typeKey: ScreenTypeKey = "product"
     static let stateVersion = 3
-    struct StateV1: Decodable {
-        var productID: Int
-        var giftWrap: Bool
-    }
-    struct StateV2: Decodable {
-        var productID: String
-        var options: [String]
-    }
     struct State: Codable, Sendable, Equatable {
         var productID: String
         var options: [String]
         var quantity: Int
     }
     static let stateMigrations: [StateMigration<State>] = [
-        StateMigration(from: 1, StateV1.self, to: StateV2.self) { old in
-            StateV2(productID: "p-\(old.productID)", options: old.giftWrap ? ["gift-wrap"] : [])
+        StateMigration(from: 1, ProductV2.StateV1.self, to: ProductV2.State.self) { old in
+            ProductV2.State(productID: "p-\(old.productID)", options: old.giftWrap ? ["gift-wrap"] : [])
         },
-        StateMigration(from: 2, StateV2.self) { old in
+        StateMigration(from: 2, ProductV2.State.self) { old in
             State(productID: old.productID, options: old.options, quantity: 1)
         },
     ]

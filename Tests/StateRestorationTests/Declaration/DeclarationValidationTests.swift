@@ -216,12 +216,9 @@ import Testing
         }
         struct Whole: RestorableScreen {
             static let stateVersion = 4
-            struct State: Codable, Sendable, Equatable { var value = 0 }
-            static let stateMigrations: [StateMigration<State>] = [
-                StateMigration(from: 1, V1.self, to: V2.self) { V2(value: $0.value) },
-                StateMigration(from: 2, V2.self, to: V3.self) { V3(value: $0.value) },
-                StateMigration(from: 3, V3.self, to: State.self) { State(value: $0.value) },
-            ]
+            typealias State = Gap.State
+            static let stateMigrations =
+                Gap.stateMigrations + [StateMigration(from: 3, V3.self, to: State.self) { State(value: $0.value) }]
             var state = State()
         }
         let gap = ScreenDeclaration { Tabs("tabs") { Screen(Gap(), id: "gap") } }
