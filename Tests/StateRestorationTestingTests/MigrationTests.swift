@@ -33,6 +33,27 @@ private struct ProductV2: RestorableScreen {
     var state: State
 }
 
+/// Build 3.0: a quantity, migrated from version 2 by a step of its own; version 1
+/// goes through the step build 2.0 wrote, now to version 2's State.
+private struct ProductV3: RestorableScreen {
+    static let typeKey: ScreenTypeKey = "product"
+    static let stateVersion = 3
+    struct State: Codable, Sendable, Equatable {
+        var productID: String
+        var options: [String]
+        var quantity: Int
+    }
+    static let stateMigrations: [StateMigration<State>] = [
+        StateMigration(from: 1, ProductV2.StateV1.self, to: ProductV2.State.self) { old in
+            ProductV2.State(productID: "p-\(old.productID)", options: old.giftWrap ? ["gift-wrap"] : [])
+        },
+        StateMigration(from: 2, ProductV2.State.self) { old in
+            State(productID: old.productID, options: old.options, quantity: 1)
+        },
+    ]
+    var state: State
+}
+
 private struct Refused: Error, CustomStringConvertible {
     var description: String { "negative identifiers are gone" }
 }
@@ -77,5 +98,18 @@ private func declaration<P: RestorableScreen>(_ product: P.Type) -> ScreenDeclar
             .relaunch(savingWith: declaration(ProductV1.self), tree: old)
         #expect(relaunched.report.skipped.map(\.reason) == [.stateVersionMismatch])
         #expect(relaunched.report.migrated.isEmpty)
+    }
+
+    @Test("an archive saved two builds back is migrated through the chain, and reported from version 1 to 3")
+    func migratesThroughAChain() async throws {
+        var old = try declaration(ProductV1.self).makeInitialTree()
+        try old.push(ProductV1(state: .init(productID: 42, giftWrap: true)), onto: "browse")
+        let relaunched = try await RestorationHarness(screens: declaration(ProductV3.self))
+            .relaunch(savingWith: declaration(ProductV1.self), tree: old)
+        #expect(relaunched.report.skipped.isEmpty)
+        #expect(relaunched.report.migrated == [.init(path: "browse/product#1", fromVersion: 1, toVersion: 3)])
+        #expect(
+            relaunched.tree.screen(ProductV3.self, at: "product#1")?.state
+                == .init(productID: "p-42", options: ["gift-wrap"], quantity: 1))
     }
 }

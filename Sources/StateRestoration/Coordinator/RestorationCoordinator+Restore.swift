@@ -190,7 +190,9 @@ extension RestorationCoordinator {
         return restored
     }
 
-    /// Decodes a saved state of the current version, or migrates an older one.
+    /// Decodes a saved state of the current version, or migrates an older one
+    /// through the screen type's chain of migrations, checked whole before any
+    /// step runs.
     private func decodeState<S: RestorableScreen>(
         _ type: S.Type, from data: Data, version: Int, path: IdentifierPath, _ restoration: inout Restoration
     ) throws -> S.State {
@@ -198,23 +200,34 @@ extension RestorationCoordinator {
         if version == S.stateVersion {
             return try decoder.decode(S.State.self, from: data)
         }
-        guard let migration = S.stateMigrations.first(where: { $0.fromVersion == version }) else {
+        let chain: StateMigrationChain<S.State>
+        switch StateMigrationChain.from(version, to: S.stateVersion, in: S.stateMigrations) {
+        case .success(let found):
+            chain = found
+        case .failure(.noMigration):
             let newer = version > S.stateVersion ? ", saved by a newer build" : ""
             throw SkippedScreen(
                 path: path, reason: .stateVersionMismatch,
                 message:
                     "\(S.typeKey) was saved with State version \(version)\(newer); this build has version \(S.stateVersion) and no migration from it"
             )
+        case .failure(.broken(let problem)):
+            throw SkippedScreen(
+                path: path, reason: .stateVersionMismatch,
+                message: "\(S.typeKey) State version \(version) cannot migrate to version \(S.stateVersion): \(problem)"
+            )
         }
         do {
-            let state = try migration.migrate(decoder, data)
+            let state = try chain.migrate(data, with: decoder)
             restoration.migrated.append(
                 LaunchReport.MigratedScreen(path: path, fromVersion: version, toVersion: S.stateVersion))
             return state
         } catch {
             throw SkippedScreen(
                 path: path, reason: .migrationFailed,
-                message: "\(S.typeKey) State version \(version) did not migrate to version \(S.stateVersion): \(error)")
+                message:
+                    "\(S.typeKey) State version \(version) did not migrate to version \(S.stateVersion): step \(error.step) failed: \(error.underlying)"
+            )
         }
     }
 

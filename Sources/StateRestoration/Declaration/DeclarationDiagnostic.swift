@@ -46,6 +46,17 @@ public struct DeclarationDiagnostic: Sendable, Hashable, CustomStringConvertible
         /// A stack or tabs declared as a custom container's child, which ``ScreenTree/addChild(_:id:to:)``
         /// cannot add.
         public static let invalidChild = Code(rawValue: "invalid-child")
+        /// Two of a screen type's ``RestorableScreen/stateMigrations`` read the same
+        /// State version.
+        public static let duplicateMigration = Code(rawValue: "duplicate-migration")
+        /// A ``StateMigration`` reads the screen type's current
+        /// ``RestorableScreen/stateVersion`` or a newer one.
+        public static let invalidMigrationVersion = Code(rawValue: "invalid-migration-version")
+        /// A screen type's ``RestorableScreen/stateMigrations`` do not chain to the
+        /// current State version from some older one: no migration from a version the
+        /// chain reaches, or a step that reads another type than the step before it
+        /// makes. States saved at those versions are skipped at launch.
+        public static let brokenMigrationChain = Code(rawValue: "broken-migration-chain")
     }
 
     /// How serious the finding is.

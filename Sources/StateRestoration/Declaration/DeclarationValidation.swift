@@ -138,6 +138,11 @@ struct DeclarationValidation {
             }
         } else {
             screenTypes[key] = type
+            for finding in type.stateMigrationFindings {
+                report(
+                    finding.severity, finding.code, path: path, location: node.location,
+                    "\(path): \(type) \(finding.message)")
+            }
         }
     }
 }

@@ -175,4 +175,60 @@ import Testing
         await #expect(throws: DeclarationError.self) { try await coordinator.save(try valid.makeInitialTree()) }
         #expect(try store.read(.main) == before)
     }
+
+    @Test("two migrations from one version, and one from the current version, are errors naming the screen type")
+    func invalidMigrations() throws {
+        struct Old: Decodable { var value: Int }
+        struct Counter: RestorableScreen {
+            static let stateVersion = 2
+            struct State: Codable, Sendable, Equatable { var value = 0 }
+            static let stateMigrations = [
+                StateMigration<State>(from: 1, Old.self) { State(value: $0.value) },
+                StateMigration<State>(from: 1, Old.self) { State(value: $0.value + 1) },
+                StateMigration<State>(from: 2, Old.self) { State(value: $0.value) },
+            ]
+            var state = State()
+        }
+        let declaration = ScreenDeclaration { Tabs("tabs") { Screen(Counter(), id: "counter") } }
+        let found: [String] = declaration.errors.map { "\($0.code) \($0.path): \($0.message)" }
+        #expect(
+            found == [
+                "duplicate-migration tabs/counter: tabs/counter: Counter has two state migrations from version 1",
+                "invalid-migration-version tabs/counter: tabs/counter: Counter has a state migration from version 2, "
+                    + "but its stateVersion is 2: migrations read older versions",
+            ])
+        #expect(throws: DeclarationError.self) { try declaration.makeInitialTree() }
+    }
+
+    @Test("a chain with a gap is one warning, from the oldest version that reaches the gap; a whole chain is none")
+    func brokenMigrationChain() {
+        struct V1: Decodable { var value: Int }
+        struct V2: Decodable { var value: Int }
+        struct V3: Decodable { var value: Int }
+        struct Gap: RestorableScreen {
+            static let stateVersion = 4
+            struct State: Codable, Sendable, Equatable { var value = 0 }
+            static let stateMigrations: [StateMigration<State>] = [
+                StateMigration(from: 1, V1.self, to: V2.self) { V2(value: $0.value) },
+                StateMigration(from: 2, V2.self, to: V3.self) { V3(value: $0.value) },
+            ]
+            var state = State()
+        }
+        struct Whole: RestorableScreen {
+            static let stateVersion = 4
+            typealias State = Gap.State
+            static let stateMigrations =
+                Gap.stateMigrations + [StateMigration(from: 3, V3.self, to: State.self) { State(value: $0.value) }]
+            var state = State()
+        }
+        let gap = ScreenDeclaration { Tabs("tabs") { Screen(Gap(), id: "gap") } }
+        #expect(gap.errors.isEmpty)
+        #expect(
+            gap.warnings.map(\.message) == [
+                "tabs/gap: Gap cannot migrate a state saved at version 1 to version 4: "
+                    + "no migration from version 3 follows step 2 → 3"
+            ])
+        #expect(gap.warnings.map(\.code) == [.brokenMigrationChain])
+        #expect(ScreenDeclaration { Tabs("tabs") { Screen(Whole(), id: "whole") } }.diagnostics.isEmpty)
+    }
 }

@@ -3,8 +3,9 @@ import StateRestoration
 import StateRestorationTesting
 import Testing
 
-/// Version 1 of the product screen, as an older build shipped it.
-private struct ProductV1: RestorableScreen {
+/// Version 1 of the product screen, as an older build shipped it; SchemaMigrationChainTests
+/// saves it too.
+struct ProductV1: RestorableScreen {
     static let typeKey: ScreenTypeKey = "product"
     struct State: Codable, Sendable, Equatable {
         var productID: Int
@@ -14,8 +15,8 @@ private struct ProductV1: RestorableScreen {
 }
 
 /// Version 2: the identifier became a string, gift wrap became an option, and
-/// a quantity appeared.
-private struct ProductV2: RestorableScreen {
+/// a quantity appeared; SchemaMigrationChainTests saves it too.
+struct ProductV2: RestorableScreen {
     static let typeKey: ScreenTypeKey = "product"
     static let stateVersion = 2
     struct StateV1: Decodable {
