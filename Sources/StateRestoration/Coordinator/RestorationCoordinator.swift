@@ -700,17 +700,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     .encodingFailed, message: "cannot save object \(identifier): \(error)", underlying: error)
             }
         }
-        var archiver = HierarchyArchiver(encoder: encoder, previous: lastEncoding)
-        let root = try archiver.archive(tree, report: &report)
+        let root = try HierarchyArchiver(encoder: encoder, previous: lastEncoding).archive(tree, report: &report)
         var archive = RestorationArchive(
             appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: metadata, appState: nil,
-            objects: archivedObjects.isEmpty ? nil : archivedObjects,
+            encodedRoot: root?.bytes, objects: archivedObjects.isEmpty ? nil : archivedObjects,
             ignoresSnapshot: ignoresSnapshotOnNextSave ? true : nil)
-        switch root {
-        case nil: break
-        case .unchanged(let entry)?: archive.encodedRoot = entry.bytes
-        case .pending(let encoding)?: archive.pendingRoot = encoding
-        }
         if let appState {
             do {
                 archive.appState = try encoder.encode(appState)
@@ -722,11 +716,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
         let sealed: Data
         do {
-            // The root's register is known (a root encoded again computes its own as it is
-            // written): the checksum reads only the bytes around it.
-            let unchanged: HierarchyArchiver.Entry? = if case .unchanged(let entry)? = root { entry } else { nil }
-            sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion) { data in
-                unchanged.flatMap { HierarchyArchiver.KnownRegisters.sameStorage($0.bytes, data) ? $0.register : nil }
+            // The root's register is known: the checksum reads only the bytes around it.
+            sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion) {
+                root?.register(of: $0)
             }
         } catch {
             throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
@@ -734,9 +726,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         // What this save encoded is the next one's to compare with, whether or not the store
         // takes the archive: the encodings describe the states they hold either way. (A save
         // that failed before this point leaves the previous save's, which is as correct.)
-        archiver.complete(archive: sealed)
-        lastEncoding = archiver.encoded
-        report.hierarchy = archiver.encoded.map { SavedHierarchy(root: $0.saved) }
+        lastEncoding = root
+        report.hierarchy = root.map { SavedHierarchy(root: $0.saved) }
         log.phase("encode")
         report.budgetWarnings = configuration.budget.warnings(
             for: report, archiveBytes: sealed.count, key: configuration.storeKey)

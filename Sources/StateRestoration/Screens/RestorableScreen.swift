@@ -33,13 +33,10 @@ public protocol RestorableScreen: Sendable {
     /// save reuses the bytes of a state equal to the one it saved before, so a
     /// custom `==` that ignores a field would leave that field's change unsaved.
     ///
-    /// It must be a value all the way down: no class instance whose properties
-    /// change in place. A save does not even compare the states of screens it
-    /// finds in the same array storage as at its previous save (a `ScreenTree`
-    /// edited in place shares the storage of every array it did not change) when
-    /// their types are plain: structs with a stored `state` and the default
-    /// ``willEncodeRestorableState()``. Such a screen holds the same state as then,
-    /// and its type the same ``typeKey`` and ``stateVersion``.
+    /// A save compares each screen's state with the one it saved at the same path
+    /// (same ``typeKey`` and ``stateVersion``), by value, and reuses the encoded
+    /// bytes when they are equal: it must be a value all the way down, with no
+    /// class instance whose properties change in place behind `==`.
     associatedtype State: Codable & Sendable & Equatable
 
     /// The stable key written into the archive for this type; see ``ScreenTypeKey``.
