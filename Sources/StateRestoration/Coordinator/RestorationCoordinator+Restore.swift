@@ -373,4 +373,3 @@ extension RestorableContainer {
         return copy
     }
 }
-

@@ -521,7 +521,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         guard age > maximumAge else { return nil }
         return .init(
             .stale,
-            "archive \(key) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored")
+            "archive \(key) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored"
+        )
     }
 
     /// Removes the saved archive (and any restoration marker beside it) once every
@@ -802,14 +803,16 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                 removeRestorationMarker(notes: &report.notes)
                 return .fresh(report)
             } else if markerFound {
-                notes.append("the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
+                notes.append(
+                    "the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
             }
             do {
                 try store.write(Data("restoring since \(Date())".utf8), to: markerKey)
                 marker = .restoring
             } catch {
                 notes.append(
-                    "crash-loop protection is off for this launch: the marker \(markerKey) could not be written: \(error)")
+                    "crash-loop protection is off for this launch: the marker \(markerKey) could not be written: \(error)"
+                )
             }
         } else {
             notes.append("crash-loop protection is off: no marker key can be made from the store key \(key)")

@@ -27,7 +27,9 @@ import Testing
         for path in screens {
             expected += ["make \(path)", "decode \(path)"]
         }
-        expected += ["children ", "did-decode nil", "did-finish-launching restored", "tree handed over", "extension ran"]
+        expected += [
+            "children ", "did-decode nil", "did-finish-launching restored", "tree handed over", "extension ran",
+        ]
         expected += screens.map { "finish \($0)" }
         #expect(probe.recorded == expected)
         #expect(report.extensions.map(\.result) == [.completed])

@@ -70,7 +70,9 @@ import Testing
     func willEncodeCapturesLiveState() async throws {
         let store = InMemoryStore()
         let host = try await TreeHost(Shop.declaration())
-        try await MainActor.run { try host.tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "half a que" } }
+        try await MainActor.run {
+            try host.tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "half a que" }
+        }
         try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(host)
         let captured = await host.tree
         #expect(captured.screen(SearchScreen.self, at: "search#0")?.state.editingText == "half a que")

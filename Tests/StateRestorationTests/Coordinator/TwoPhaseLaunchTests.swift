@@ -248,7 +248,8 @@ private func restoringMail(
         try store.write(Data("restoring".utf8), to: "main.restoring")
         #expect(await coordinator.savedArchiveInfo() == nil)
         let debugging = RestorationCoordinator(
-            screens: Shop.declaration(), store: store, configuration: RestorationConfiguration(restoresAfterCrash: true))
+            screens: Shop.declaration(), store: store, configuration: RestorationConfiguration(restoresAfterCrash: true)
+        )
         #expect(await debugging.savedArchiveInfo() != nil)
         #expect(try await coordinator.launch().report.freshReason?.code == .crashedDuringRestoration)
     }
@@ -272,7 +273,8 @@ private func restoringMail(
         let store = InMemoryStore()
         var configuration = RestorationConfiguration()
         configuration.userClosePolicy = .discardsArchive
-        let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store, configuration: configuration)
+        let coordinator = RestorationCoordinator(
+            screens: Shop.declaration(), store: store, configuration: configuration)
         try await coordinator.save(try Shop.busyTree())
         #expect(try await coordinator.userClosedScene() == true)
         #expect(try store.read(.main) == nil)
