@@ -71,107 +71,98 @@ private let mail = ScreenDeclaration {
     Stack("mail", root: InboxScreen()) { ThreadScreen.self }
 }
 
-/// A saved inbox with threads t-1 and t-2 pushed, and a coordinator that restores it with
-/// extensions sleeping on `clock`.
-private func restoringMail(
-    _ store: InMemoryStore, clock: TestClock, probe: Probe = Probe()
-) async throws -> RestorationCoordinator<MailDelegate> {
-    var tree = try mail.makeInitialTree()
-    try tree.push(ThreadScreen("t-1"), onto: "mail")
-    try tree.push(ThreadScreen("t-2"), onto: "mail")
-    try await RestorationCoordinator(screens: mail, store: store).save(tree)
-    return RestorationCoordinator(
-        screens: mail, store: store, delegate: MailDelegate(clock: clock, probe: probe),
-        configuration: RestorationConfiguration(extensionTimeout: .seconds(20), clock: clock))
+/// A launch into a host of a saved inbox with threads t-1 and t-2 pushed, stopped where both
+/// threads' extensions sleep on the test clock.
+private struct LaunchInProgress {
+    let store: InMemoryStore
+    let clock = TestClock()
+    let coordinator: RestorationCoordinator<MailDelegate>
+    let host: TreeHost
+    let launch: Task<LaunchReport, any Error>
+
+    init(_ store: InMemoryStore = InMemoryStore(), probe: Probe = Probe()) async throws {
+        var tree = try mail.makeInitialTree()
+        try tree.push(ThreadScreen("t-1"), onto: "mail")
+        try tree.push(ThreadScreen("t-2"), onto: "mail")
+        try await RestorationCoordinator(screens: mail, store: store).save(tree)
+        self.store = store
+        let (clock, host) = (clock, try await TreeHost(mail))
+        let coordinator = RestorationCoordinator(
+            screens: mail, store: store, delegate: MailDelegate(clock: clock, probe: probe),
+            configuration: RestorationConfiguration(extensionTimeout: .seconds(20), clock: clock))
+        self.coordinator = coordinator
+        self.host = host
+        launch = Task { try await coordinator.launch(into: host) }
+        await clock.waitForSleepers(3)  // two extensions and the timeout
+    }
+
+    /// Lets the extensions complete, and returns the launch's report.
+    func finish() async throws -> LaunchReport {
+        clock.advance(by: .seconds(1))
+        return try await launch.value
+    }
 }
 
 @Suite struct TwoPhaseLaunchTests {
     @Test("the restored tree is in the host while the extensions still sleep")
     func treeHandedOverBeforeExtensionsEnd() async throws {
-        let clock = TestClock()
-        let coordinator = try await restoringMail(InMemoryStore(), clock: clock)
-        let host = try await TreeHost(mail)
-        async let report = coordinator.launch(into: host)
-        await clock.waitForSleepers(3)  // two extensions and the timeout
-
-        let shown = await host.tree
+        let launch = try await LaunchInProgress()
+        let shown = await launch.host.tree
         #expect(shown.screen(ThreadScreen.self, at: "mail/thread#2")?.state.threadID == "t-2")
         #expect(shown.screen(ThreadScreen.self, at: "mail/thread#2")?.state.subject == "")
 
-        clock.advance(by: .seconds(1))
-        let finished = try await report
+        let finished = try await launch.finish()
         #expect(finished.outcome == .restored)
         #expect(finished.extensions.map(\.result) == [.completed, .completed])
-        #expect(await host.tree.screen(ThreadScreen.self, at: "mail/thread#2")?.state.subject == "Subject of t-2")
+        let subject = await launch.host.tree.screen(ThreadScreen.self, at: "mail/thread#2")?.state.subject
+        #expect(subject == "Subject of t-2")
     }
 
     @Test("finished-restoring reaches the restored screens still in the host's tree, each told its own extensions")
     func finishReachesCurrentTree() async throws {
-        let clock = TestClock()
         let probe = Probe()
-        let coordinator = try await restoringMail(InMemoryStore(), clock: clock, probe: probe)
-        let host = try await TreeHost(mail)
-        async let report = coordinator.launch(into: host)
-        await clock.waitForSleepers(3)
-
+        let launch = try await LaunchInProgress(probe: probe)
         // While t-2 loads, the user goes back to t-1 and opens t-3 at the same position.
-        try await MainActor.run {
+        try await MainActor.run { [host = launch.host] in
             _ = try host.tree.pop(from: "mail")
             try host.tree.push(ThreadScreen("t-3"), onto: "mail")
         }
-        clock.advance(by: .seconds(1))
-        _ = try await report
+        _ = try await launch.finish()
 
         #expect(probe.recorded == ["finish inbox 0 extensions", "finish t-1 [\"completed\"]"])
-        let tree = await host.tree
+        let tree = await launch.host.tree
         #expect(tree.screen(ThreadScreen.self, at: "mail/thread#1")?.state.subject == "Subject of t-1")
         #expect(tree.screen(ThreadScreen.self, at: "mail/thread#2")?.state == .init(threadID: "t-3"))
     }
 
     @Test("a save while the extensions run writes the host's current tree, with the user's draft")
     func saveDuringExtensions() async throws {
-        let store = InMemoryStore()
-        let clock = TestClock()
-        let coordinator = try await restoringMail(store, clock: clock)
-        let host = try await TreeHost(mail)
-        async let report = coordinator.launch(into: host)
-        await clock.waitForSleepers(3)
-
-        try await MainActor.run {
+        let launch = try await LaunchInProgress()
+        try await MainActor.run { [host = launch.host] in
             try host.tree.update(ThreadScreen.self, at: "mail/thread#2") { $0.state.draft = "Thanks, see you" }
         }
-        let saved = try await coordinator.save(host)
+        let saved = try await launch.coordinator.save(launch.host)
         #expect(saved.saved)
-        let relaunched = try await RestorationCoordinator(screens: mail, store: store).launch()
+        let relaunched = try await RestorationCoordinator(screens: mail, store: launch.store).launch()
         #expect(relaunched.tree.screen(ThreadScreen.self, at: "mail/thread#2")?.state.draft == "Thanks, see you")
-
-        clock.advance(by: .seconds(1))
-        _ = try await report
+        _ = try await launch.finish()
     }
 
     @Test("a cancelled launch reports its unfinished extensions as cancelled, not timed out")
     func cancelledLaunch() async throws {
-        let clock = TestClock()
-        let coordinator = try await restoringMail(InMemoryStore(), clock: clock)
-        let host = try await TreeHost(mail)
-        let launch = Task { try await coordinator.launch(into: host) }
-        await clock.waitForSleepers(3)
-        launch.cancel()
-        let report = try await launch.value
+        let launch = try await LaunchInProgress()
+        launch.launch.cancel()
+        let report = try await launch.launch.value
         #expect(report.extensions.map(\.result) == [.cancelled, .cancelled])
-        #expect(await host.tree.screen(ThreadScreen.self, at: "mail/thread#1")?.state.subject == "not loaded")
+        let subject = await launch.host.tree.screen(ThreadScreen.self, at: "mail/thread#1")?.state.subject
+        #expect(subject == "not loaded")
     }
 
     @Test("the crash-loop marker stays after the handover until the app says its interface is up")
     func markerStaysUntilInterfaceAppears() async throws {
-        let store = InMemoryStore()
-        let clock = TestClock()
-        let coordinator = try await restoringMail(store, clock: clock)
-        let host = try await TreeHost(mail)
-        async let report = coordinator.launch(into: host)
-        await clock.waitForSleepers(3)
-        clock.advance(by: .seconds(1))
-        _ = try await report
+        let launch = try await LaunchInProgress()
+        let (store, coordinator) = (launch.store, launch.coordinator)
+        _ = try await launch.finish()
 
         #expect(try store.read("main.restoring") != nil)
         #expect(await coordinator.savedArchiveInfo() == nil)  // a launch now would not restore it
@@ -182,17 +173,12 @@ private func restoringMail(
 
     @Test("an app that never reports its interface has the marker removed by its next save")
     func saveRemovesMarker() async throws {
-        let store = InMemoryStore()
-        let clock = TestClock()
-        let coordinator = try await restoringMail(store, clock: clock)
-        let host = try await TreeHost(mail)
-        async let report = coordinator.launch(into: host)
-        await clock.waitForSleepers(3)
+        let launch = try await LaunchInProgress()
+        let store = launch.store
         #expect(try store.read("main.restoring") != nil)
-        try await coordinator.save(host)
+        try await launch.coordinator.save(launch.host)
         #expect(try store.read("main.restoring") == nil)
-        clock.advance(by: .seconds(1))
-        _ = try await report
+        _ = try await launch.finish()
         let relaunched = try await RestorationCoordinator(screens: mail, store: store).launch()
         #expect(relaunched.report.outcome == .restored)
     }
