@@ -3,7 +3,7 @@
 /// A tree starts as the declaration's initial hierarchy
 /// (``ScreenDeclaration/makeInitialTree()``) or as what ``RestorationCoordinator/launch()``
 /// restored. The app changes it as the user navigates, and hands it to
-/// ``RestorationCoordinator/save(_:)`` when it enters the background.
+/// ``RestorationCoordinator/save(_:)-(RestorationHost)`` when it enters the background.
 ///
 /// ```swift
 /// var tree = session.tree

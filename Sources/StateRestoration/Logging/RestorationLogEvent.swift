@@ -15,7 +15,7 @@ public struct RestorationLogEvent: Sendable, Equatable, CustomStringConvertible 
     public enum Operation: String, Sendable, Equatable {
         /// ``RestorationCoordinator/launch()``.
         case launch
-        /// ``RestorationCoordinator/save(_:)``.
+        /// ``RestorationCoordinator/save(_:)-(ScreenTree)``.
         case save
     }
 
