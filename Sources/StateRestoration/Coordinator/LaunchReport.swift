@@ -252,7 +252,8 @@ public struct SaveReport: Sendable, Equatable {
     private var assignedPaths: [IdentifierPath]?
     private var assignedSizes: [StateSize]?
 
-    init(saved: Bool, skipped: [SkippedScreen] = [], byteCount: Int = 0) {
+    /// A report of a save that saved (or declined), with what it skipped and wrote.
+    package init(saved: Bool, skipped: [SkippedScreen] = [], byteCount: Int = 0) {
         self.saved = saved
         self.skipped = skipped
         self.byteCount = byteCount

@@ -7,13 +7,17 @@ import Foundation
 /// ```swift
 /// let coordinator = RestorationCoordinator(
 ///     screens: screens, store: FileStore(directory: url), delegate: AppDelegate())
-/// var session = try await coordinator.launch()   // restores when allowed, otherwise fresh
-/// try session.tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
-/// try await coordinator.save(session.tree)       // on entering the background
+/// try await coordinator.launch(into: model)      // model.tree: restored when allowed, otherwise fresh
+/// await coordinator.restoredInterfaceDidAppear() // the restored screens are on screen
+/// try model.tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
+/// try await coordinator.save(model)              // on entering the background
 /// ```
 ///
 /// The coordinator is an actor: encoding, decoding and file I/O run on it, off
-/// the main actor. The app's main actor only hands over the tree, a value.
+/// the main actor. The app's main actor holds the tree (in a ``RestorationHost``);
+/// the screens' capture and finished-restoring hooks run there. What the
+/// coordinator decides (turns, which tree a save writes, the marker's life) is a
+/// state machine of its own, tested without actors.
 public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// The app's screens.
     public nonisolated let declaration: ScreenDeclaration
@@ -24,19 +28,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// How the coordinator saves and restores.
     public nonisolated let configuration: RestorationConfiguration
 
-    /// Whether a launch or a save holds the coordinator; they run one at a time.
-    private var isBusy = false
-    /// Launches and saves waiting for their turn, first come first served.
-    private var turnWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The ticket of the newest save request, and its tree.
-    private var newestSave: (ticket: Int, tree: ScreenTree)?
-    /// Tickets handed to save and discard requests, in the order they arrived.
-    private var lastTicket = 0
-    /// The tickets of discards waiting for their turn: no save requested before one
-    /// may write a tree requested after it.
-    private var pendingDiscards: [Int] = []
-    /// The newest save performed: the ticket whose tree it wrote, and its result.
-    private var lastSave: (ticket: Int, result: Result<SaveReport, any Error>)?
+    /// Whose turn it is, which tree a save writes, and when the marker goes.
+    private var machine = CoordinatorStateMachine<CheckedContinuation<Void, Never>>()
     /// What the last save encoded, reused by the next where unchanged.
     private var lastEncoding: HierarchyArchiver.Entry?
     /// The tasks the running launch awaits, if one runs.
@@ -46,23 +39,6 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     private(set) var objects: [String: any RestorableObject] = [:]
     /// Whether the next archive written asks not to show its snapshot.
     private var ignoresSnapshotOnNextSave = false
-    /// The restoration marker this coordinator's launch wrote, while it stays. A launch
-    /// that could not read the store leaves a marker from an earlier crash in place.
-    private var marker = Marker.none
-    /// The root of the tree the latest launch handed over: a save of a tree made before it
-    /// is refused (``RestorationError/Code/treePredatesLaunch``).
-    private var handedOverRoot: ScreenNode.ID?
-
-    /// Where the crash-loop marker of this coordinator's launch is.
-    private enum Marker {
-        /// No marker of this coordinator's is pending.
-        case none
-        /// Written before decoding; the launch has not handed its tree over yet.
-        case restoring
-        /// The tree was handed over; the marker goes when the interface is up, or at the
-        /// next save.
-        case handedOver
-    }
 
     /// Creates a coordinator.
     ///
@@ -169,7 +145,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// removed by its next save. It does nothing when no marker is pending (a fresh
     /// launch, or a second call).
     public func restoredInterfaceDidAppear() {
-        guard marker == .handedOver else { return }
+        guard machine.interfaceAppeared() == .remove else { return }
         var notes: [String] = []
         removeRestorationMarker(notes: &notes)
         var log = OperationLog(configuration.logHandler, .launch)
@@ -209,8 +185,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         let handover = await restore(initialTree: initialTree)
         // From here a save of a tree made before this one would write an older hierarchy over
         // the archive just restored.
-        handedOverRoot = handover.tree.root.id
-        if marker == .restoring { marker = .handedOver }
+        machine.handedOver(root: handover.tree.root.id)
         return handover
     }
 
@@ -244,7 +219,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         report.extensions += handover.extensions.late.map { .init(name: $0, path: nil, result: .late) }
         report.diagnostics = handover.extensions.diagnostics.entries
         log.phase("extensions, finished restoring")
-        if interfaceIsUp, marker == .handedOver {
+        if machine.launchCompleted(interfaceIsUp: interfaceIsUp) == .remove {
             removeRestorationMarker(notes: &report.notes)
             log.phase("remove restoration marker")
         }
@@ -418,35 +393,24 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     public func save(_ tree: ScreenTree) async throws -> SaveReport {
         try requireOutsideLaunch("save(_:)")
         try declaration.validate()
-        lastTicket += 1
-        let ticket = lastTicket
-        newestSave = (ticket, tree)
+        let ticket = machine.requestSave(tree)
         await takeTurn()
         defer { passTurn() }
-        if let lastSave, lastSave.ticket >= ticket {
-            return try lastSave.result.get()  // a newer request's save already covered this one
-        }
-        guard let newest = newestSave else { preconditionFailure("a save request left no tree to save") }
-        // A discard requested between this save and the newest one comes first: the
-        // newest tree is written after it, so this request writes its own tree.
-        let writtenTicket: Int
-        let writtenTree: ScreenTree
-        if pendingDiscards.contains(where: { $0 > ticket && $0 < newest.ticket }) {
-            writtenTicket = ticket
-            writtenTree = tree
-        } else {
-            writtenTicket = newest.ticket
-            writtenTree = newest.tree
-            newestSave = nil
-        }
         let result: Result<SaveReport, any Error>
-        do {
-            try requireNotPredatingLaunch(writtenTree)
-            result = .success(try await performSave(writtenTree))
-        } catch {
+        switch machine.saveTurn(ticket: ticket, tree: tree) {
+        case .returnResult(let covered):
+            return try covered.get()  // a newer request's save already covered this one
+        case .refuse(let written, let error):
             result = .failure(error)
+            machine.saveFinished(ticket: written, result: result)
+        case .write(let written, let writtenTree):
+            do {
+                result = .success(try await performSave(writtenTree))
+            } catch {
+                result = .failure(error)
+            }
+            machine.saveFinished(ticket: written, result: result)
         }
-        lastSave = (writtenTicket, result)
         return try result.get()
     }
 
@@ -538,12 +502,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///   ``launch()`` returns, for an archive the delegate declined to restore.
     public func discardArchive() async throws(RestorationError) {
         try requireOutsideLaunch("discardArchive()")
-        lastTicket += 1
-        let ticket = lastTicket
-        pendingDiscards.append(ticket)
+        let ticket = machine.requestDiscard()
         await takeTurn()
         defer { passTurn() }
-        pendingDiscards.removeAll { $0 == ticket }
+        machine.discardTurn(ticket: ticket)
         let key = configuration.storeKey
         for stored in [key] + (restorationMarkerKey.map { [$0] } ?? []) {
             do {
@@ -581,16 +543,6 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         return true
     }
 
-    /// Throws when `tree` was made before the tree the latest launch handed over.
-    private func requireNotPredatingLaunch(_ tree: ScreenTree) throws(RestorationError) {
-        guard let handedOverRoot, tree.root.id < handedOverRoot else { return }
-        throw RestorationError(
-            .treePredatesLaunch,
-            message:
-                "not saved: the tree was made before launch() handed over the restored one, and would replace the archive being restored with an older hierarchy; save the tree the launch handed over"
-        )
-    }
-
     /// Throws when called from inside this coordinator's launch, which holds the turn
     /// the call would wait for.
     private func requireOutsideLaunch(_ method: String) throws(RestorationError) {
@@ -604,23 +556,16 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
     /// Waits until no launch or save holds the coordinator, then holds it.
     private func takeTurn() async {
-        guard isBusy else {
-            isBusy = true
-            return
-        }
-        await withCheckedContinuation { turnWaiters.append($0) }
+        guard machine.takeTurn() == .wait else { return }
+        await withCheckedContinuation { machine.enqueue($0) }
     }
 
     /// How many launches and saves wait for their turn (for tests and tools).
-    package var waitingCount: Int { turnWaiters.count }
+    package var waitingCount: Int { machine.waitingCount }
 
     /// Hands the coordinator to the next waiter, or frees it.
     private func passTurn() {
-        if turnWaiters.isEmpty {
-            isBusy = false
-        } else {
-            turnWaiters.removeFirst().resume()
-        }
+        machine.passTurn()?.resume()
     }
 
     /// Logs what a launch did, one event per restored, skipped or migrated screen.
@@ -735,7 +680,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         if configuration.budget.isEnforced, let first = report.budgetWarnings.first {
             throw RestorationError(.budgetExceeded, message: "not saved: \(first)")
         }
-        if marker == .handedOver {
+        if machine.saveWillWrite() == .remove {
             // The app ran with the restored tree long enough to save: the archive is no longer
             // the one whose restoring might crash. The marker goes first: a marker left beside
             // the new archive would make the next launch reject it.
@@ -765,7 +710,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// Reads and checks the archive; anything wrong with it is a fresh launch.
     ///
     /// Before decoding, a marker is written beside the archive and it stays until
-    /// the launch completed (``removeRestorationMarker(notes:)``). A marker found
+    /// the app's interface is up (``restoredInterfaceDidAppear()``), the next save,
+    /// or the end of a launch without an interface. A marker found
     /// here means the previous launch died while restoring this archive: UIKit then
     /// ignores the archive, and so does this, unless
     /// ``RestorationConfiguration/restoresAfterCrash`` is set.
@@ -808,7 +754,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             }
             do {
                 try store.write(Data("restoring since \(Date())".utf8), to: markerKey)
-                marker = .restoring
+                machine.markerWritten()
             } catch {
                 notes.append(
                     "crash-loop protection is off for this launch: the marker \(markerKey) could not be written: \(error)"
@@ -879,7 +825,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
     /// Removes the restoration marker: the launch completed.
     private func removeRestorationMarker(notes: inout [String]) {
-        marker = .none
+        machine.markerRemoved()
         guard let marker = restorationMarkerKey else { return }
         do {
             try store.remove(marker)
