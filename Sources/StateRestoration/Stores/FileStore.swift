@@ -90,9 +90,8 @@ public final class FileStore: RestorationStore {
     /// The directory's path, without a trailing slash.
     let directoryPath: String
 
-    /// Makes a step of ``write(_:to:)`` fail with an `errno` value, to test recovery; `nil` in
-    /// production.
-    let failure: (@Sendable (WriteStep) -> Int32?)?
+    /// The system calls that change files, with the failures injected and the recorder of tests.
+    let fileSystem: FileSystem
 
     /// The clock that dates rejected copies; `Date.init` in production.
     let now: @Sendable () -> Date
@@ -108,14 +107,38 @@ public final class FileStore: RestorationStore {
 
     /// The steps of a write, in order, for tests that make one of them fail: first those of a
     /// write of the archive file, then those of a record appended to the journal.
-    enum WriteStep: Sendable, CaseIterable {
-        case create, setMode, write, synchronize, close, rename, synchronizeDirectory
-        case openJournal, appendJournal, synchronizeJournal
-        /// A rejection's move of the archive file, then of its journal, out of the key.
-        case moveArchiveAside, moveJournalAside
+    ///
+    /// ```swift
+    /// let failing = FileStore(directory: folder, failure: { $0 == .synchronize ? ENOSPC : nil })
+    /// ```
+    package enum WriteStep: Sendable, CaseIterable {
+        /// The creation of the temporary file (`open` with `O_CREAT | O_EXCL`).
+        case create
+        /// Setting the temporary file's mode to `0600` (`fchmod`).
+        case setMode
+        /// Writing the bytes (`write`).
+        case write
+        /// Flushing the temporary file (`fsync`).
+        case synchronize
+        /// Closing the temporary file (`close`); fails after the real close.
+        case close
+        /// Renaming the temporary file over the archive (`rename`).
+        case rename
+        /// Flushing the directory (`fsync` of the directory), in every change of the store.
+        case synchronizeDirectory
+        /// Opening the journal.
+        case openJournal
+        /// Appending a record to the journal.
+        case appendJournal
+        /// Flushing the journal.
+        case synchronizeJournal
+        /// A rejection's move of the archive file out of the key.
+        case moveArchiveAside
+        /// A rejection's move of the journal out of the key.
+        case moveJournalAside
 
         /// The steps of a write of the whole archive file.
-        static let archiveFileSteps: [WriteStep] = [
+        package static let archiveFileSteps: [WriteStep] = [
             .create, .setMode, .write, .synchronize, .close, .rename, .synchronizeDirectory,
         ]
     }
@@ -177,11 +200,24 @@ public final class FileStore: RestorationStore {
         self.init(directory: directory, maximumArchiveSize: maximumArchiveSize, failure: nil)
     }
 
-    /// Creates a store whose writes fail at the steps for which `failure` returns an `errno`,
-    /// and which dates rejected copies with `now`; for tests.
-    init(
+    /// Creates a store whose system calls fail at the steps for which `failure` returns an
+    /// `errno`, are told to `recorder` once made, and which dates rejected copies with `now`; for
+    /// tests.
+    ///
+    /// ```swift
+    /// let store = FileStore(directory: folder, failure: nil, recorder: { print($0) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: A `file:` URL of the directory for the archives.
+    ///   - maximumArchiveSize: The largest archive, in bytes, the store writes or reads.
+    ///   - failure: Returns the `errno` with which a step fails, or `nil` to make the real call.
+    ///   - recorder: Sees each system call that changed a file or directory, after it succeeded.
+    ///   - now: The clock that dates rejected copies.
+    package init(
         directory: URL, maximumArchiveSize: Int = FileStore.defaultMaximumArchiveSize,
-        failure: (@Sendable (WriteStep) -> Int32?)?, now: @escaping @Sendable () -> Date = Date.init
+        failure: (@Sendable (WriteStep) -> Int32?)?, recorder: (@Sendable (Call) -> Void)? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         precondition(directory.isFileURL, "FileStore needs a file URL, not \(directory)")
         precondition(maximumArchiveSize >= 0, "maximumArchiveSize must not be negative")
@@ -192,7 +228,7 @@ public final class FileStore: RestorationStore {
             path.removeLast()
         }
         self.directoryPath = path
-        self.failure = failure
+        self.fileSystem = FileSystem(failure: failure, recorder: recorder)
         self.now = now
     }
 
@@ -278,10 +314,10 @@ public final class FileStore: RestorationStore {
             forget(key)
             let file = path(for: ArchiveNaming.archiveName(for: key))
             // The archive first: a journal left alone by a kill is ignored, and removed by the next write.
-            let removedArchive = try SystemCalls.removeFile(file, operation: .remove)
-            let removedJournal = try SystemCalls.removeFile(journalPath(for: key), operation: .remove)
+            let removedArchive = try fileSystem.removeFile(file, operation: .remove)
+            let removedJournal = try fileSystem.removeFile(journalPath(for: key), operation: .remove)
             if removedArchive || removedJournal {
-                try SystemCalls.synchronizeDirectory(directoryPath, operation: .remove)
+                try fileSystem.synchronizeDirectory(directoryPath, operation: .remove)
             }
         }
     }
@@ -322,9 +358,9 @@ public final class FileStore: RestorationStore {
             if SystemCalls.exists(journal) {
                 try rejectJournaled(key, archive: source, journal: journal, to: destination)
             } else {
-                try SystemCalls.rename(source, to: destination, operation: .reject)
+                try fileSystem.rename(source, to: destination, step: .moveArchiveAside, operation: .reject)
             }
-            try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
+            try fileSystem.synchronizeDirectory(directoryPath, operation: .reject)
             return destination
         }
     }
@@ -388,37 +424,31 @@ public final class FileStore: RestorationStore {
         try createDirectory(directoryPath)
         let (temporary, descriptor) = try createTemporaryFile(for: key, target: target)
         do {
-            try inject(.setMode, target)
-            try SystemCalls.setPrivateMode(descriptor, path: target, operation: .write)
-            try inject(.write, target)
-            try SystemCalls.writeAll(data, to: descriptor, path: target, operation: .write)
-            try inject(.synchronize, target)
-            try SystemCalls.synchronize(descriptor, path: target, operation: .write)
+            try fileSystem.setPrivateMode(descriptor, of: temporary, path: target, operation: .write)
+            try fileSystem.writeAll(data, to: descriptor, of: temporary, path: target, operation: .write)
+            try fileSystem.synchronize(descriptor, of: temporary, path: target, operation: .write)
         } catch {
             SystemCalls.closeIgnoringErrors(descriptor)
-            SystemCalls.removeFileIgnoringErrors(temporary)
+            fileSystem.removeFileIgnoringErrors(temporary)
             throw error
         }
         do {
-            try SystemCalls.closeChecked(descriptor, path: target, operation: .write)
-            try inject(.close, target)
+            try fileSystem.close(descriptor, of: temporary, path: target, operation: .write)
             if !SystemCalls.exists(target) {
                 // No archive file: a journal here is left over (a kill while removing), and must
                 // not meet an archive file with the bytes it was written for.
-                try SystemCalls.removeFile(journalPath(for: key), operation: .write)
+                try fileSystem.removeFile(journalPath(for: key), operation: .write)
             }
-            try inject(.rename, target)
-            try SystemCalls.rename(temporary, to: target, operation: .write)
+            try fileSystem.rename(temporary, to: target, step: .rename, operation: .write)
         } catch {
-            SystemCalls.removeFileIgnoringErrors(temporary)
+            fileSystem.removeFileIgnoringErrors(temporary)
             throw error
         }
         // After the rename: a journal removed before it would leave an older content than the
         // previous write's if the process were killed in between. A journal that outlives the
         // rename (a kill right here) does not match the new archive file and is ignored.
-        try SystemCalls.removeFile(journalPath(for: key), operation: .write)
-        try inject(.synchronizeDirectory, directoryPath)
-        try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
+        try fileSystem.removeFile(journalPath(for: key), operation: .write)
+        try fileSystem.synchronizeDirectory(directoryPath, operation: .write)
         removeStaleTemporaryFiles()
         if let identity = SystemCalls.identity(of: target) {
             remember(
@@ -469,7 +499,7 @@ public final class FileStore: RestorationStore {
         var descriptor: Int32 = -1
         var reachedFile = false
         do {
-            try inject(.openJournal, target)
+            try fileSystem.inject(.openJournal, target)
             guard let opened = try SystemCalls.openJournal(journal, create: creating, path: target, operation: .write)
             else {
                 // A new journal's name is taken (a journal this store does not know of, maybe
@@ -497,10 +527,10 @@ public final class FileStore: RestorationStore {
                     try SystemCalls.truncate(descriptor, to: offset, path: target, operation: .write)
                 }
             }
-            try inject(.appendJournal, target)
+            try fileSystem.inject(.appendJournal, target)
             reachedFile = true
             try SystemCalls.writeAll(bytes, to: descriptor, at: offset, path: target, operation: .write)
-            try inject(.synchronizeJournal, target)
+            try fileSystem.inject(.synchronizeJournal, target)
             if extending {
                 try SystemCalls.synchronize(descriptor, path: target, operation: .write)
             } else {
@@ -514,7 +544,7 @@ public final class FileStore: RestorationStore {
             if creating || !archive.journalNameIsDurable {
                 // Make the new journal's name durable, as a write of the archive file does; for a
                 // journal found by a read, once, before this store confirms a record in it.
-                try inject(.synchronizeDirectory, directoryPath)
+                try fileSystem.inject(.synchronizeDirectory, directoryPath)
                 try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
                 archive.journalNameIsDurable = true
             }
@@ -604,9 +634,9 @@ public final class FileStore: RestorationStore {
         // by the next write, while an archive file left without its journal would bring
         // back the save before the journal's records.
         guard let content else {
-            try inject(.moveArchiveAside, archive, operation: .reject)
+            try fileSystem.inject(.moveArchiveAside, archive, operation: .reject)
             try SystemCalls.rename(archive, to: destination, operation: .reject)
-            try inject(.moveJournalAside, journal, operation: .reject)
+            try fileSystem.inject(.moveJournalAside, journal, operation: .reject)
             try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
             return  // reject(_:reason:) syncs the directory
         }
@@ -635,7 +665,7 @@ public final class FileStore: RestorationStore {
             throw failed
         }
         do {
-            try inject(.moveArchiveAside, archive, operation: .reject)
+            try fileSystem.inject(.moveArchiveAside, archive, operation: .reject)
             try SystemCalls.removeFile(archive, operation: .reject)
         } catch {
             // The archive stays in the key: its copy would only be a second one at the next try.
@@ -643,7 +673,7 @@ public final class FileStore: RestorationStore {
             throw error
         }
         // The journal stays beside the copy, for inspection, in case it was the damaged part.
-        try inject(.moveJournalAside, journal, operation: .reject)
+        try fileSystem.inject(.moveJournalAside, journal, operation: .reject)
         try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
     }
 
@@ -667,8 +697,7 @@ public final class FileStore: RestorationStore {
             let name = ArchiveNaming.temporaryName(
                 for: key, processID: SystemCalls.processID, token: UInt64.random(in: .min ... .max))
             let temporary = path(for: name)
-            try inject(.create, target)
-            if let descriptor = try SystemCalls.createExclusively(temporary, path: target, operation: .write) {
+            if let descriptor = try fileSystem.createExclusively(temporary, path: target, operation: .write) {
                 return (temporary, descriptor)
             }
         }
@@ -680,15 +709,15 @@ public final class FileStore: RestorationStore {
     private func createDirectory(_ path: String) throws(StoreError) {
         let created: Bool
         do {
-            created = try SystemCalls.makePrivateDirectory(path, operation: .write)
+            created = try fileSystem.makePrivateDirectory(path, operation: .write)
         } catch  where SystemCalls.isMissingParent(error) && Self.parent(of: path) != path {
             try createDirectory(Self.parent(of: path))
-            created = try SystemCalls.makePrivateDirectory(path, operation: .write)
+            created = try fileSystem.makePrivateDirectory(path, operation: .write)
         }
         if created {
             // Make the new directory's name durable, like the archive's; a failure here leaves
             // the directory usable, so it is not an error of the write.
-            try? SystemCalls.synchronizeDirectory(Self.parent(of: path), operation: .write)
+            try? fileSystem.synchronizeDirectory(Self.parent(of: path), operation: .write)
         }
     }
 
@@ -701,23 +730,8 @@ public final class FileStore: RestorationStore {
             guard case .temporary(let processID) = ArchiveNaming.classify(name),
                 processID == ownProcess || !SystemCalls.processExists(processID)
             else { continue }
-            SystemCalls.removeFileIgnoringErrors(path(for: name))
+            fileSystem.removeFileIgnoringErrors(path(for: name))
         }
-    }
-
-    /// Throws the injected failure of a step, if any.
-    private func inject(
-        _ step: WriteStep, _ path: String, operation: StoreError.Operation = .write
-    ) throws(StoreError) {
-        guard let number = failure?(step) else { return }
-        let code: StoreError.Code =
-            switch step {
-            case .create, .setMode, .write, .close, .openJournal, .appendJournal: .writeFailed
-            case .synchronize, .synchronizeDirectory, .synchronizeJournal: .syncFailed
-            case .rename, .moveArchiveAside, .moveJournalAside: .renameFailed
-            }
-        throw SystemCalls.failure(
-            "\(step) failed (injected)", code: code, operation: operation, path: path, errno: number)
     }
 
     // MARK: Paths
