@@ -107,9 +107,9 @@ extension FileStore {
             guard let number = failure?(step) else { return }
             let code: StoreError.Code =
                 switch step {
-                case .create, .setMode, .write, .close, .openJournal, .appendJournal: .writeFailed
-                case .synchronize, .synchronizeDirectory, .synchronizeJournal: .syncFailed
-                case .rename, .moveArchiveAside, .moveJournalAside: .renameFailed
+                case .create, .setMode, .write, .close: .writeFailed
+                case .synchronize, .synchronizeDirectory: .syncFailed
+                case .rename, .moveArchiveAside: .renameFailed
                 }
             throw SystemCalls.failure(
                 "\(step) failed (injected)", code: code, operation: operation, path: path, errno: number)

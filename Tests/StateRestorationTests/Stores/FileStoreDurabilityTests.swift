@@ -49,14 +49,21 @@ import Testing
         }
     }
 
-    @Test("An overwrite is the same whole-file write: the old archive is replaced by the rename, never edited")
+    @Test("An overwrite, even of one changed byte by the store that wrote the archive, is the same whole-file write")
     func overwrite() throws {
         try TestSupport.withTemporaryDirectory { directory in
-            try FileStore(directory: directory).write(Data("old".utf8), to: .main)
             let recorder = CallRecorder()
-            try Self.store(directory, recorder).write(Data("new".utf8), to: .main)
+            let store = Self.store(directory, recorder)
+            let archive = Data(repeating: 7, count: 100_000)
+            try store.write(archive, to: .main)
+            _ = try store.read(.main)
+            var changed = archive
+            changed[50_000] = 8
+            recorder.clear()
+            try store.write(changed, to: .main)
             #expect(recorder.steps(relativeTo: directory) == Self.atomicWrite(of: "main.restoration"))
-            #expect(try FileStore(directory: directory).read(.main) == Data("new".utf8))
+            #expect(try FileStore(directory: directory).read(.main) == changed)
+            #expect(try TestSupport.fileNames(in: directory) == ["main.restoration"])
         }
     }
 
