@@ -2,8 +2,8 @@ extension FileStore {
     /// One system call with which a ``FileStore`` changed its files, as a recorder sees it right
     /// after the call succeeded.
     ///
-    /// Tests give a store a recorder (``FileStore/init(directory:maximumArchiveSize:failure:recorder:now:)``)
-    /// to check the exact sequence of a durable write: a step missing from the sequence, such as
+    /// Tests give a store a recorder (the `recorder` parameter of its package initializer) to
+    /// check the exact sequence of a durable write: a step missing from the sequence, such as
     /// the flush of the temporary file, is a step the store did not take.
     ///
     /// ```swift

@@ -9,6 +9,9 @@ import Synchronization
 /// archive is renamed to `<key>.rejected-<reason>-<yyyyMMdd'T'HHmmss.SSS'Z'>.restoration`, such as
 /// `main.rejected-checksum-mismatch-20261122T101038.250Z.restoration` (UTC), with `-2`, `-3`, …
 /// after the timestamp if a copy with the same reason was rejected in the same millisecond.
+/// Each rejection keeps the newest three copies of the key, and of those no more than 64 MiB
+/// together, removing the oldest first; the copy it makes always stays. So an app that crashes at
+/// every launch keeps a few copies to inspect instead of filling the disk.
 /// While a write is under way, its bytes are in a hidden temporary file,
 /// `.<key>.restoration.<process id>.<random>.tmp`. Other files in the directory are ignored,
 /// except the journals of older builds (below).
@@ -70,6 +73,19 @@ public final class FileStore: RestorationStore {
 
     /// The default ``maximumArchiveSize``: 64 MiB.
     public static let defaultMaximumArchiveSize = 64 << 20
+
+    /// The most rejected copies of a key that a rejection keeps, its own included.
+    package let keptRejectedCopies: Int
+
+    /// The most bytes the rejected copies of a key may take together after a rejection, unless
+    /// the copy it made takes more on its own; older builds' journals beside them count.
+    package let keptRejectedBytes: Int
+
+    /// The default ``keptRejectedCopies``: 3.
+    package static let defaultKeptRejectedCopies = 3
+
+    /// The default ``keptRejectedBytes``: 64 MiB, one copy of the largest archive by default.
+    package static let defaultKeptRejectedBytes = 64 << 20
 
     /// The directory's path, without a trailing slash.
     let directoryPath: String
@@ -155,18 +171,25 @@ public final class FileStore: RestorationStore {
     /// - Parameters:
     ///   - directory: A `file:` URL of the directory for the archives.
     ///   - maximumArchiveSize: The largest archive, in bytes, the store writes or reads.
+    ///   - keptRejectedCopies: The most rejected copies of a key a rejection keeps; at least 1.
+    ///   - keptRejectedBytes: The most bytes a key's rejected copies keep after a rejection.
     ///   - failure: Returns the `errno` with which a step fails, or `nil` to make the real call.
     ///   - recorder: Sees each system call that changed a file or directory, after it succeeded.
     ///   - now: The clock that dates rejected copies.
     package init(
         directory: URL, maximumArchiveSize: Int = FileStore.defaultMaximumArchiveSize,
+        keptRejectedCopies: Int = FileStore.defaultKeptRejectedCopies,
+        keptRejectedBytes: Int = FileStore.defaultKeptRejectedBytes,
         failure: (@Sendable (WriteStep) -> Int32?)?, recorder: (@Sendable (Call) -> Void)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         precondition(directory.isFileURL, "FileStore needs a file URL, not \(directory)")
         precondition(maximumArchiveSize >= 0, "maximumArchiveSize must not be negative")
+        precondition(keptRejectedCopies >= 1, "keptRejectedCopies must be at least 1")
         self.directory = directory
         self.maximumArchiveSize = maximumArchiveSize
+        self.keptRejectedCopies = keptRejectedCopies
+        self.keptRejectedBytes = keptRejectedBytes
         var path = directory.standardizedFileURL.path(percentEncoded: false)
         while path.count > 1 && path.hasSuffix("/") {
             path.removeLast()
@@ -270,7 +293,9 @@ public final class FileStore: RestorationStore {
     /// most 40 characters). An existing copy is never overwritten: a copy rejected in the same
     /// millisecond for the same reason gets `-2`, `-3`, … after the timestamp. An older build's
     /// journal of the key goes beside the copy, as `<copy>-journal`, so that the two hold what a
-    /// read returned. The directory is flushed once.
+    /// read returned. Then the oldest copies of the key are removed while there are more than
+    /// three or they take more than 64 MiB, never the new one (see ``FileStore``); a copy that
+    /// cannot be removed is left. The directory is flushed once, after all of it.
     ///
     /// ```swift
     /// let path = try store.reject(.main, reason: "checksum-mismatch")
@@ -304,6 +329,7 @@ public final class FileStore: RestorationStore {
                 try fileSystem.rename(
                     journal, to: destination + LegacyJournal.suffix, step: .moveArchiveAside, operation: .reject)
             }
+            pruneRejectedCopies(of: key, keeping: destination)
             try fileSystem.synchronizeDirectory(directoryPath, operation: .reject)
             return destination
         }
@@ -406,6 +432,27 @@ public final class FileStore: RestorationStore {
         if replacing { try fileSystem.removeFile(journal, operation: .write) }
         try fileSystem.synchronizeDirectory(directoryPath, operation: .write)
         removeStaleTemporaryFiles()
+    }
+
+    /// Removes a key's oldest rejected copies, and the older builds' journals beside them, while
+    /// there are more than ``keptRejectedCopies`` or they take more than ``keptRejectedBytes``;
+    /// never `newest`, the copy just made, even if a clock set back dates it before the others.
+    /// A copy that cannot be removed is left: the rejection that made `newest` succeeded.
+    private func pruneRejectedCopies(of key: StoreKey, keeping newest: String) {
+        guard let copies = try? rejectedArchives(for: key) else { return }
+        func size(_ copy: String) -> Int {
+            (SystemCalls.fileSize(at: copy) ?? 0) + (SystemCalls.fileSize(at: copy + LegacyJournal.suffix) ?? 0)
+        }
+        var count = copies.count
+        var total = copies.reduce(0) { $0 + size($1) }
+        for copy in copies where copy != newest {
+            guard count > keptRejectedCopies || total > keptRejectedBytes else { break }
+            let bytes = size(copy)
+            fileSystem.removeFileIgnoringErrors(copy)
+            fileSystem.removeFileIgnoringErrors(copy + LegacyJournal.suffix)
+            count -= 1
+            total -= bytes
+        }
     }
 
     /// The path of a key's journal, left by an older build: `<directory>/<key>.restoration-journal`.

@@ -228,6 +228,13 @@ enum SystemCalls {
         return true
     }
 
+    /// The size in bytes of what has this name (a symbolic link's own size), or `nil` if nothing
+    /// has it or it cannot be examined.
+    static func fileSize(at path: String) -> Int? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? Int(clamping: status.st_size) : nil
+    }
+
     /// Whether anything (file, directory, dangling link) has this name.
     static func exists(_ path: String) -> Bool {
         var status = stat()
