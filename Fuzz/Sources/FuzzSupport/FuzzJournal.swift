@@ -1,11 +1,12 @@
 import Foundation
 import StateRestoration
 
-/// Inputs that start with this tag are an archive file and a `FileStore` journal for it:
-/// the tag, the archive file's length (`UInt32`, little-endian), its bytes, then the journal's.
+/// Inputs that start with this tag are an archive file and a journal for it, as older builds of
+/// `FileStore` left them: the tag, the archive file's length (`UInt32`, little-endian), its
+/// bytes, then the journal's.
 let journalTag: [UInt8] = Array("SRJ:".utf8)
 
-/// The journal file's magic (`Stores/FileStoreJournal.swift`).
+/// The journal file's magic (`Stores/LegacyJournal.swift`).
 private let journalMagic: [UInt8] = [0x89, 0x53, 0x52, 0x4A, 0x4E, 0x4C, 0x0D, 0x0A]
 
 /// A directory of this process's own for the store's files, in memory where there is one:
@@ -19,7 +20,8 @@ private let journalDirectory: URL = {
 
 /// Reads an archive file through a hostile journal with a fresh `FileStore`, then writes a
 /// small change through the same store and reads it back with another: the read may throw,
-/// but never crash, and whatever the journal held, what the store wrote is what it reads.
+/// but never crash, and whatever the journal held, what the store wrote is what it reads (the
+/// write replaces the archive file and removes the journal).
 ///
 /// A mutation almost never keeps a record's CRC-32C, and the store ignores a record whose
 /// checksum is wrong: the journal's header (the archive file's length and checksum, its own
@@ -84,20 +86,6 @@ func sealedJournal(_ bytes: [UInt8], base: Data) -> [UInt8] {
 
 private func store<Integer: FixedWidthInteger>(_ value: Integer, in bytes: inout [UInt8], at offset: Int) {
     withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<(offset + $0.count), with: $0) }
-}
-
-/// A seed for ``fuzzJournal(_:)``: an archive file and the journal a store appended to it,
-/// without the zeros the store allocates after the records (32 KB at a time), which would
-/// only make every input the fuzzer tries that much longer.
-func journalSeed(archive: Data, journal: Data) -> Data {
-    var seed = journalTag
-    withUnsafeBytes(of: UInt32(archive.count).littleEndian) { seed += $0 }
-    let bytes = [UInt8](journal)
-    var end = 28
-    while end + 4 <= bytes.count, case let payload = littleEndian(bytes[end..<(end + 4)]), payload > 0 {
-        end += 4 + payload + 4
-    }
-    return Data(seed) + archive + journal.prefix(end)
 }
 
 /// The little-endian integer in `bytes`.

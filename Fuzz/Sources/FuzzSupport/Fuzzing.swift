@@ -4,7 +4,8 @@ import StateRestoration
 
 /// Feeds one input through the type-free reader, the Codable decoder on an
 /// app-like model, and a whole launch of the coordinator, or, for an input that starts
-/// with ``journalTag``, through a `FileStore` journal (``fuzzJournal(_:)``). None of them
+/// with ``journalTag``, through the journal of an older build that a `FileStore` reads
+/// (``fuzzJournal(_:)``). None of them
 /// may crash, hang or allocate without bound; all may throw.
 public func fuzzOne(_ data: Data) {
     if data.starts(with: journalTag) { return fuzzJournal(data) }
@@ -77,13 +78,14 @@ private func launchInTask(_ data: Data, token: ReleaseToken) {
     }
 }
 
-/// Writes the seed corpus: real restoration archives and standalone encodings.
+/// Writes the seed corpus: real restoration archives and standalone encodings. The `journal`
+/// seed, an archive file and the journal an older build's `FileStore` appended to it, is not
+/// written: no build writes journals now, so the committed seed is kept as it is.
 public func writeCorpus(to directory: URL) async throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let storeDirectory = directory.appendingPathComponent("store")
     let store = FileStore(directory: storeDirectory)
     let coordinator = RestorationCoordinator(screens: fuzzScreens, store: store)
-    // Read back through the store: a second save may go to the archive's journal.
     try await coordinator.save(try seedTree())
     guard let archive = try store.read(.main), resealed(archive) == archive else {
         throw CocoaError(.fileReadCorruptFile)  // no archive, or the fuzzer's CRC-32C is not the envelope's
@@ -93,14 +95,6 @@ public func writeCorpus(to directory: URL) async throws {
     try initial.selectTab("settings", in: "tabs")
     try await coordinator.save(initial)
     try store.read(.main)?.write(to: directory.appendingPathComponent("restoration-archive-initial"))
-    // The second save went to the journal: the archive file and the journal, as they are.
-    let file = try Data(contentsOf: storeDirectory.appendingPathComponent("main.restoration"))
-    let journal = try Data(contentsOf: storeDirectory.appendingPathComponent("main.restoration-journal"))
-    // The fuzzer's checksums must be the store's: sealing a real journal changes nothing.
-    guard sealedJournal([UInt8](journal), base: file) == [UInt8](journal) else {
-        throw CocoaError(.fileReadCorruptFile)
-    }
-    try journalSeed(archive: file, journal: journal).write(to: directory.appendingPathComponent("journal"))
     try FileManager.default.removeItem(at: storeDirectory)
     let model = FuzzModel(
         search: .init(query: "q", filters: ["a", "b"], scrollOffset: -1.5, savedAt: Date(timeIntervalSince1970: 0)),

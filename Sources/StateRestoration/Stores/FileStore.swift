@@ -9,9 +9,12 @@ import Synchronization
 /// archive is renamed to `<key>.rejected-<reason>-<yyyyMMdd'T'HHmmss.SSS'Z'>.restoration`, such as
 /// `main.rejected-checksum-mismatch-20261122T101038.250Z.restoration` (UTC), with `-2`, `-3`, …
 /// after the timestamp if a copy with the same reason was rejected in the same millisecond.
+/// Each rejection keeps the newest three copies of the key, and of those no more than 64 MiB
+/// together, removing the oldest first; the copy it makes always stays. So an app that crashes at
+/// every launch keeps a few copies to inspect instead of filling the disk.
 /// While a write is under way, its bytes are in a hidden temporary file,
-/// `.<key>.restoration.<process id>.<random>.tmp`. Beside an archive there may be its journal,
-/// `<key>.restoration-journal` (see below). Other files in the directory are ignored.
+/// `.<key>.restoration.<process id>.<random>.tmp`. Other files in the directory are ignored,
+/// except the journals of older builds (below).
 ///
 /// ## Atomic, durable, private
 ///
@@ -19,36 +22,20 @@ import Synchronization
 /// writes all the bytes, flushes them to stable storage (`F_FULLFSYNC` on Apple platforms,
 /// `fsync` elsewhere), renames the file over the archive and flushes the directory. A reader
 /// therefore sees the old archive or the new one, never a mix, even if the process is killed or
-/// the machine loses power. Archives are readable and writable by their owner only (mode `0600`)
+/// the machine loses power. Every write does this, whatever changed: an archive file is never
+/// edited in place. Archives are readable and writable by their owner only (mode `0600`)
 /// and a directory the store creates is mode `0700`, whatever the umask. Temporary files left
 /// behind by a killed process are ignored and removed by the next successful write.
 ///
-/// ## Small changes go to a journal
+/// ## Journals of older builds
 ///
-/// A save where one screen of many changed makes an archive that differs from the previous one
-/// in a few hundred bytes. When this store wrote or read the key's archive before, and the new
-/// bytes differ from it in little, ``write(_:to:)`` appends a record of the changed byte ranges
-/// to the key's journal and flushes only that, instead of rewriting the whole file: for an archive
-/// of 400 KB, a fraction of a millisecond instead of two. Each record carries a CRC-32C; a read
-/// applies the journal's records to the archive file in order, and ignores a record torn by a
-/// kill or damaged on disk (and everything after it), so a reader still sees the previous
-/// content or the new one. The journal is bound to the archive file's length and checksum, so a
-/// journal left beside a newer archive file is ignored. When the journal holds 256 records, or
-/// the next record would take it past a quarter of the archive's size or past its work bound
-/// (the bytes the records insert, plus the bytes after each change of length, which move: at
-/// most 32 times the archive's size; a record whose changes keep their lengths costs only its
-/// own bytes), the write rewrites the archive file as above and removes the journal. Rejecting
-/// an archive with a journal keeps the content a read returns, with the journal beside the copy
-/// as `<copy>-journal`; removing it removes both files. The format is in
-/// `Documentation/ArchiveFormat.md`.
-///
-/// To compare, a store keeps the last archive it wrote or read for each key (the `Data` it was
-/// given or returned, not a copy) until the key's next write, remove or reject.
-///
-/// The journal relies on this store being the only writer of its files: a store checks that the
-/// archive file and journal are as it left them (their inode, size and times, and zeros where
-/// its next record goes) and otherwise rewrites the archive file, but another process writing
-/// the same files at the same moment is not detected.
+/// Older builds appended small saves to a journal beside the archive file,
+/// `<key>.restoration-journal`, and rewrote the file only now and then, so the newest save an app
+/// confirmed before an update may be in such a journal. A read applies a journal it finds to the
+/// archive file, as those builds did (a journal written for another archive file, left by a kill,
+/// is ignored), so an update loses no save. The next write of the key replaces the archive file
+/// and then removes the journal; ``remove(_:)`` removes both, and ``reject(_:reason:)`` moves
+/// the journal beside the rejected copy, as `<copy>-journal`. No write makes a journal.
 ///
 /// ```swift
 /// let support = try FileManager.default.url(
@@ -87,65 +74,61 @@ public final class FileStore: RestorationStore {
     /// The default ``maximumArchiveSize``: 64 MiB.
     public static let defaultMaximumArchiveSize = 64 << 20
 
+    /// The most rejected copies of a key that a rejection keeps, its own included.
+    package let keptRejectedCopies: Int
+
+    /// The most bytes the rejected copies of a key may take together after a rejection, unless
+    /// the copy it made takes more on its own; older builds' journals beside them count.
+    package let keptRejectedBytes: Int
+
+    /// The default ``keptRejectedCopies``: 3.
+    package static let defaultKeptRejectedCopies = 3
+
+    /// The default ``keptRejectedBytes``: 64 MiB, one copy of the largest archive by default.
+    package static let defaultKeptRejectedBytes = 64 << 20
+
     /// The directory's path, without a trailing slash.
     let directoryPath: String
 
-    /// Makes a step of ``write(_:to:)`` fail with an `errno` value, to test recovery; `nil` in
-    /// production.
-    let failure: (@Sendable (WriteStep) -> Int32?)?
+    /// The system calls that change files, with the failures injected and the recorder of tests.
+    let fileSystem: FileSystem
 
     /// The clock that dates rejected copies; `Date.init` in production.
     let now: @Sendable () -> Date
 
     /// Serializes the reads and changes of every file store in the process, so that a write never
     /// removes the temporary file of another write in progress, rejected names are unique, and a
-    /// read sees an archive file and its journal from the same moment.
+    /// read sees an archive file and an older build's journal from the same moment.
     private static let changes = Mutex(())
 
-    /// What this store last wrote or read for each key, for the next write's journal record.
-    /// Only used while holding ``changes``.
-    private let known = Mutex<[StoreKey: KnownArchive]>([:])
-
-    /// The steps of a write, in order, for tests that make one of them fail: first those of a
-    /// write of the archive file, then those of a record appended to the journal.
-    enum WriteStep: Sendable, CaseIterable {
-        case create, setMode, write, synchronize, close, rename, synchronizeDirectory
-        case openJournal, appendJournal, synchronizeJournal
-        /// A rejection's move of the archive file, then of its journal, out of the key.
-        case moveArchiveAside, moveJournalAside
+    /// The steps of a write, in order, then that of a rejection, for tests that make one of them
+    /// fail.
+    ///
+    /// ```swift
+    /// let failing = FileStore(directory: folder, failure: { $0 == .synchronize ? ENOSPC : nil })
+    /// ```
+    package enum WriteStep: Sendable, CaseIterable {
+        /// The creation of the temporary file (`open` with `O_CREAT | O_EXCL`).
+        case create
+        /// Setting the temporary file's mode to `0600` (`fchmod`).
+        case setMode
+        /// Writing the bytes (`write`).
+        case write
+        /// Flushing the temporary file (`fsync`).
+        case synchronize
+        /// Closing the temporary file (`close`); fails after the real close.
+        case close
+        /// Renaming the temporary file over the archive (`rename`).
+        case rename
+        /// Flushing the directory (`fsync` of the directory), in every change of the store.
+        case synchronizeDirectory
+        /// A rejection's move of the archive file (and of an older build's journal) out of the key.
+        case moveArchiveAside
 
         /// The steps of a write of the whole archive file.
-        static let archiveFileSteps: [WriteStep] = [
+        package static let archiveFileSteps: [WriteStep] = [
             .create, .setMode, .write, .synchronize, .close, .rename, .synchronizeDirectory,
         ]
-    }
-
-    /// An archive as this store last wrote or read it.
-    struct KnownArchive {
-        /// The bytes a read returns: the archive file with its journal applied.
-        var content: Data
-        /// The archive file's identity then; a journal record is only appended while it is the same.
-        var base: FileIdentity
-        /// The archive file's CRC-32C, once computed.
-        var baseChecksum: UInt32?
-        /// The valid bytes of the journal; 0 if the archive file has none yet.
-        var journalLength: Int
-        /// The journal file's identity after this store last wrote or read it; its size is
-        /// the bytes allocated, valid records and zeros.
-        var journal: FileIdentity?
-        /// Whether only zeros follow the valid records (not a record torn by a kill).
-        var journalTailIsClean = true
-        /// The records in the journal.
-        var records: Int
-        /// The work of the journal's records (``FileStoreJournal/work(of:contentLength:)``).
-        var work = 0
-        /// Whether the journal, if there is one, is of the version written: an older one is
-        /// read but not appended to.
-        var journalIsCurrent = true
-        /// Whether this store knows the journal's name to be durable: it created the journal
-        /// and synchronized the directory. A journal found by a read may have been left by a
-        /// process killed before that synchronization, so the first append to it makes it so.
-        var journalNameIsDurable = false
     }
 
     /// Creates a store that keeps its archives in a directory.
@@ -177,22 +160,42 @@ public final class FileStore: RestorationStore {
         self.init(directory: directory, maximumArchiveSize: maximumArchiveSize, failure: nil)
     }
 
-    /// Creates a store whose writes fail at the steps for which `failure` returns an `errno`,
-    /// and which dates rejected copies with `now`; for tests.
-    init(
+    /// Creates a store whose system calls fail at the steps for which `failure` returns an
+    /// `errno`, are told to `recorder` once made, and which dates rejected copies with `now`; for
+    /// tests.
+    ///
+    /// ```swift
+    /// let store = FileStore(directory: folder, failure: nil, recorder: { print($0) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: A `file:` URL of the directory for the archives.
+    ///   - maximumArchiveSize: The largest archive, in bytes, the store writes or reads.
+    ///   - keptRejectedCopies: The most rejected copies of a key a rejection keeps; at least 1.
+    ///   - keptRejectedBytes: The most bytes a key's rejected copies keep after a rejection.
+    ///   - failure: Returns the `errno` with which a step fails, or `nil` to make the real call.
+    ///   - recorder: Sees each system call that changed a file or directory, after it succeeded.
+    ///   - now: The clock that dates rejected copies.
+    package init(
         directory: URL, maximumArchiveSize: Int = FileStore.defaultMaximumArchiveSize,
-        failure: (@Sendable (WriteStep) -> Int32?)?, now: @escaping @Sendable () -> Date = Date.init
+        keptRejectedCopies: Int = FileStore.defaultKeptRejectedCopies,
+        keptRejectedBytes: Int = FileStore.defaultKeptRejectedBytes,
+        failure: (@Sendable (WriteStep) -> Int32?)?, recorder: (@Sendable (Call) -> Void)? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         precondition(directory.isFileURL, "FileStore needs a file URL, not \(directory)")
         precondition(maximumArchiveSize >= 0, "maximumArchiveSize must not be negative")
+        precondition(keptRejectedCopies >= 1, "keptRejectedCopies must be at least 1")
         self.directory = directory
         self.maximumArchiveSize = maximumArchiveSize
+        self.keptRejectedCopies = keptRejectedCopies
+        self.keptRejectedBytes = keptRejectedBytes
         var path = directory.standardizedFileURL.path(percentEncoded: false)
         while path.count > 1 && path.hasSuffix("/") {
             path.removeLast()
         }
         self.directoryPath = path
-        self.failure = failure
+        self.fileSystem = FileSystem(failure: failure, recorder: recorder)
         self.now = now
     }
 
@@ -217,11 +220,13 @@ public final class FileStore: RestorationStore {
     /// ```
     ///
     /// - Parameter key: The archive's key.
-    /// - Returns: The bytes of `<directory>/<key>.restoration`, or `nil` if the file (or the
+    /// - Returns: The bytes of `<directory>/<key>.restoration` (with the journal of an older
+    ///   build applied, if one lies beside it; see ``FileStore``), or `nil` if the file (or the
     ///   directory) does not exist.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/readFailed`` or
-    ///   ``StoreError/Code/permissionDenied`` if the file exists but cannot be read, or
-    ///   ``StoreError/Code/tooLarge`` if it is larger than ``maximumArchiveSize``.
+    ///   ``StoreError/Code/permissionDenied`` if the file or the journal exists but cannot be
+    ///   read, ``StoreError/Code/notAFile`` if either is not a regular file, or
+    ///   ``StoreError/Code/tooLarge`` if the archive is larger than ``maximumArchiveSize``.
     public func read(_ key: StoreKey) throws(StoreError) -> Data? {
         try Self.changes.withLock { _ throws(StoreError) -> Data? in
             try readWhileLocked(key)
@@ -231,18 +236,14 @@ public final class FileStore: RestorationStore {
     /// Stores an archive under a key, atomically and durably, replacing any previous one.
     ///
     /// The bytes go to a new temporary file (mode `0600`) in the same directory, which is flushed
-    /// to stable storage and renamed over `<directory>/<key>.restoration`; then the key's journal
-    /// is removed, the directory is flushed, and temporary files left by killed processes are
-    /// removed. If any step up to the rename fails, the temporary file is removed and the previous
-    /// archive is left intact. If only the removal of the journal or the final directory flush
-    /// fails, the new archive is in place (a journal left beside it does not match it and is
-    /// ignored) but might not survive a power loss; the error says so, with code
-    /// ``StoreError/Code/writeFailed`` or ``StoreError/Code/syncFailed``.
-    ///
-    /// When this store wrote or read the key's archive before and `data` differs from it in
-    /// little, the write appends a record to the key's journal instead (see ``FileStore``); if any
-    /// step of that fails, the part of the record that reached the file is cut off again and the
-    /// write falls back to the steps above.
+    /// to stable storage and renamed over `<directory>/<key>.restoration`; then an older build's
+    /// journal of the key, if there is one, is removed, the directory is flushed, and temporary
+    /// files left by killed processes are removed. If any step up to the rename fails, the
+    /// temporary file is removed and the previous archive is left intact. If only the removal of
+    /// the journal or the final directory flush fails, the new archive is in place (a journal left
+    /// beside it was written for another archive file and is ignored) but might not survive a
+    /// power loss; the error says so, with code ``StoreError/Code/writeFailed`` or
+    /// ``StoreError/Code/syncFailed``.
     ///
     /// ```swift
     /// try store.write(archive, to: .main)
@@ -263,8 +264,8 @@ public final class FileStore: RestorationStore {
 
     /// Deletes a key's archive; does nothing if there is none.
     ///
-    /// Rejected copies are kept. The directory is flushed, so that the archive does not come
-    /// back after a power loss.
+    /// An older build's journal of the key is removed too; rejected copies are kept. The
+    /// directory is flushed, so that the archive does not come back after a power loss.
     ///
     /// ```swift
     /// try store.remove(.main)
@@ -275,13 +276,12 @@ public final class FileStore: RestorationStore {
     ///   be flushed afterwards.
     public func remove(_ key: StoreKey) throws(StoreError) {
         try Self.changes.withLock { _ throws(StoreError) in
-            forget(key)
             let file = path(for: ArchiveNaming.archiveName(for: key))
             // The archive first: a journal left alone by a kill is ignored, and removed by the next write.
-            let removedArchive = try SystemCalls.removeFile(file, operation: .remove)
-            let removedJournal = try SystemCalls.removeFile(journalPath(for: key), operation: .remove)
+            let removedArchive = try fileSystem.removeFile(file, operation: .remove)
+            let removedJournal = try fileSystem.removeFile(journalPath(for: key), operation: .remove)
             if removedArchive || removedJournal {
-                try SystemCalls.synchronizeDirectory(directoryPath, operation: .remove)
+                try fileSystem.synchronizeDirectory(directoryPath, operation: .remove)
             }
         }
     }
@@ -291,7 +291,11 @@ public final class FileStore: RestorationStore {
     /// The copy is `<directory>/<key>.rejected-<reason>-<yyyyMMdd'T'HHmmss.SSS'Z'>.restoration`,
     /// in UTC, where `<reason>` is a slug of `reason` (lower-case letters, digits and dashes, at
     /// most 40 characters). An existing copy is never overwritten: a copy rejected in the same
-    /// millisecond for the same reason gets `-2`, `-3`, … after the timestamp.
+    /// millisecond for the same reason gets `-2`, `-3`, … after the timestamp. An older build's
+    /// journal of the key goes beside the copy, as `<copy>-journal`, so that the two hold what a
+    /// read returned. Then the oldest copies of the key are removed while there are more than
+    /// three or they take more than 64 MiB, never the new one (see ``FileStore``); a copy that
+    /// cannot be removed is left. The directory is flushed once, after all of it.
     ///
     /// ```swift
     /// let path = try store.reject(.main, reason: "checksum-mismatch")
@@ -317,14 +321,16 @@ public final class FileStore: RestorationStore {
                     for: ArchiveNaming.rejectedName(for: key, slug: slug, timestamp: timestamp, sequence: sequence))
                 sequence += 1
             } while SystemCalls.exists(destination)
-            forget(key)
+            // The archive first: a journal left without it by a kill is ignored, and removed by the
+            // next write before its rename.
+            try fileSystem.rename(source, to: destination, step: .moveArchiveAside, operation: .reject)
             let journal = journalPath(for: key)
             if SystemCalls.exists(journal) {
-                try rejectJournaled(key, archive: source, journal: journal, to: destination)
-            } else {
-                try SystemCalls.rename(source, to: destination, operation: .reject)
+                try fileSystem.rename(
+                    journal, to: destination + LegacyJournal.suffix, step: .moveArchiveAside, operation: .reject)
             }
-            try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
+            pruneRejectedCopies(of: key, keeping: destination)
+            try fileSystem.synchronizeDirectory(directoryPath, operation: .reject)
             return destination
         }
     }
@@ -367,7 +373,27 @@ public final class FileStore: RestorationStore {
         }.sorted()
     }
 
-    // MARK: Writing
+    // MARK: Reading and writing
+
+    /// The body of ``read(_:)``, run while holding ``changes``: the archive file, with an older
+    /// build's journal applied if one lies beside it.
+    private func readWhileLocked(_ key: StoreKey) throws(StoreError) -> Data? {
+        let target = path(for: ArchiveNaming.archiveName(for: key))
+        guard let file = try SystemCalls.readFile(at: target, limit: maximumArchiveSize, operation: .read) else {
+            return nil
+        }
+        let limit = LegacyJournal.readLimit(maximumArchiveSize: maximumArchiveSize)
+        guard let journal = try SystemCalls.readFile(at: journalPath(for: key), limit: limit, operation: .read)
+        else { return file }
+        do {
+            return try LegacyJournal.apply(journal, to: file, limit: maximumArchiveSize)
+        } catch {
+            throw StoreError(
+                code: .tooLarge, operation: .read, path: target,
+                reason: "the journal beside it makes it \(error.length) bytes, more than the store's limit of "
+                    + "\(maximumArchiveSize) bytes; it was not read")
+        }
+    }
 
     /// The body of ``write(_:to:)``, run while holding ``changes``.
     private func writeWhileLocked(_ data: Data, to key: StoreKey) throws(StoreError) {
@@ -378,286 +404,60 @@ public final class FileStore: RestorationStore {
                 reason: "the archive is \(data.count) bytes, more than the store's limit of \(maximumArchiveSize) "
                     + "bytes; the previous archive is kept")
         }
-        if appendToJournal(data, key: key, target: target) { return }
-        try writeArchiveFile(data, key: key, target: target)
-    }
-
-    /// Replaces the archive file with `data` and removes its journal.
-    private func writeArchiveFile(_ data: Data, key: StoreKey, target: String) throws(StoreError) {
-        forget(key)
         try createDirectory(directoryPath)
         let (temporary, descriptor) = try createTemporaryFile(for: key, target: target)
         do {
-            try inject(.setMode, target)
-            try SystemCalls.setPrivateMode(descriptor, path: target, operation: .write)
-            try inject(.write, target)
-            try SystemCalls.writeAll(data, to: descriptor, path: target, operation: .write)
-            try inject(.synchronize, target)
-            try SystemCalls.synchronize(descriptor, path: target, operation: .write)
+            try fileSystem.setPrivateMode(descriptor, of: temporary, path: target, operation: .write)
+            try fileSystem.writeAll(data, to: descriptor, of: temporary, path: target, operation: .write)
+            try fileSystem.synchronize(descriptor, of: temporary, path: target, operation: .write)
         } catch {
             SystemCalls.closeIgnoringErrors(descriptor)
-            SystemCalls.removeFileIgnoringErrors(temporary)
+            fileSystem.removeFileIgnoringErrors(temporary)
             throw error
         }
+        // An older build's journal goes after the rename: removed before it, a kill in between
+        // would bring back the archive file without the saves in the journal. A journal without
+        // an archive file (a kill while removing) goes before it: it must never meet a new file
+        // with the bytes it was written for.
+        let journal = journalPath(for: key)
+        let replacing = SystemCalls.exists(target)
         do {
-            try SystemCalls.closeChecked(descriptor, path: target, operation: .write)
-            try inject(.close, target)
-            if !SystemCalls.exists(target) {
-                // No archive file: a journal here is left over (a kill while removing), and must
-                // not meet an archive file with the bytes it was written for.
-                try SystemCalls.removeFile(journalPath(for: key), operation: .write)
-            }
-            try inject(.rename, target)
-            try SystemCalls.rename(temporary, to: target, operation: .write)
+            try fileSystem.close(descriptor, of: temporary, path: target, operation: .write)
+            if !replacing { try fileSystem.removeFile(journal, operation: .write) }
+            try fileSystem.rename(temporary, to: target, step: .rename, operation: .write)
         } catch {
-            SystemCalls.removeFileIgnoringErrors(temporary)
+            fileSystem.removeFileIgnoringErrors(temporary)
             throw error
         }
-        // After the rename: a journal removed before it would leave an older content than the
-        // previous write's if the process were killed in between. A journal that outlives the
-        // rename (a kill right here) does not match the new archive file and is ignored.
-        try SystemCalls.removeFile(journalPath(for: key), operation: .write)
-        try inject(.synchronizeDirectory, directoryPath)
-        try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
+        if replacing { try fileSystem.removeFile(journal, operation: .write) }
+        try fileSystem.synchronizeDirectory(directoryPath, operation: .write)
         removeStaleTemporaryFiles()
-        if let identity = SystemCalls.identity(of: target) {
-            remember(
-                key,
-                KnownArchive(
-                    content: data, base: identity, baseChecksum: nil, journalLength: 0, journal: nil, records: 0))
+    }
+
+    /// Removes a key's oldest rejected copies, and the older builds' journals beside them, while
+    /// there are more than ``keptRejectedCopies`` or they take more than ``keptRejectedBytes``;
+    /// never `newest`, the copy just made, even if a clock set back dates it before the others.
+    /// A copy that cannot be removed is left: the rejection that made `newest` succeeded.
+    private func pruneRejectedCopies(of key: StoreKey, keeping newest: String) {
+        guard let copies = try? rejectedArchives(for: key) else { return }
+        func size(_ copy: String) -> Int {
+            (SystemCalls.fileSize(at: copy) ?? 0) + (SystemCalls.fileSize(at: copy + LegacyJournal.suffix) ?? 0)
+        }
+        var count = copies.count
+        var total = copies.reduce(0) { $0 + size($1) }
+        for copy in copies where copy != newest {
+            guard count > keptRejectedCopies || total > keptRejectedBytes else { break }
+            let bytes = size(copy)
+            fileSystem.removeFileIgnoringErrors(copy)
+            fileSystem.removeFileIgnoringErrors(copy + LegacyJournal.suffix)
+            count -= 1
+            total -= bytes
         }
     }
 
-    // MARK: Journal
-
-    /// Appends the record that turns the key's known content into `data` to its journal, and
-    /// flushes it; returns `false`, having changed nothing a read sees, when the archive file
-    /// should be written instead: this store has not written or read the key, the files changed
-    /// since, the record would be large, the journal is full, or a step failed.
-    private func appendToJournal(_ data: Data, key: StoreKey, target: String) -> Bool {
-        guard var archive = known.withLock({ $0[key] }), archive.records < FileStoreJournal.maximumRecords,
-            archive.journalIsCurrent, SystemCalls.identity(of: target) == archive.base
-        else { return false }
-        let used = Swift.max(archive.journalLength, FileStoreJournal.headerSize)
-        guard
-            let (record, work) = FileStoreJournal.record(
-                from: archive.content, to: data, sequence: archive.records + 1,
-                budget: FileStoreJournal.maximumJournalSize(forContentOf: data.count) - used,
-                workBudget: FileStoreJournal.workBudget(baseLength: archive.base.size) - archive.work)
-        else { return false }
-        let journal = journalPath(for: key)
-        let creating = archive.journalLength == 0
-        let offset = archive.journalLength
-        var bytes = record
-        if creating {
-            // No record yet, so the known content is the archive file's.
-            let checksum = archive.baseChecksum ?? CRC32C.checksum(archive.content)
-            archive.baseChecksum = checksum
-            bytes = FileStoreJournal.header(baseLength: archive.content.count, baseChecksum: checksum) + record
-        }
-        // A record that fits in the zeros already allocated changes neither the file's size nor
-        // its blocks, and is flushed without metadata; otherwise the file grows, with zeros.
-        let allocated = !creating && archive.journalTailIsClean ? archive.journal?.size ?? offset : offset
-        let end = offset + bytes.count
-        let extending = end > allocated
-        if extending {
-            let size = FileStoreJournal.allocatedSize(for: end)
-            // A journal this store would refuse to read (its limit is small) is not written.
-            guard size <= journalReadLimit else { return false }
-            bytes.append(Data(count: size - end))
-        }
-        var descriptor: Int32 = -1
-        var reachedFile = false
-        do {
-            try inject(.openJournal, target)
-            guard let opened = try SystemCalls.openJournal(journal, create: creating, path: target, operation: .write)
-            else {
-                // A new journal's name is taken (a journal this store does not know of, maybe
-                // another store's), or a known one is gone: only a write of the archive file is safe.
-                forget(key)
-                return false
-            }
-            descriptor = opened
-            if creating {
-                try SystemCalls.setPrivateMode(descriptor, path: target, operation: .write)
-            } else {
-                // Another store in the process may have appended since: its record would start
-                // where this one is to go. (The file's times may not have changed, if it wrote
-                // within the file system's timestamp granularity.)
-                guard let found = SystemCalls.identity(of: descriptor), found == archive.journal,
-                    !archive.journalTailIsClean
-                        || SystemCalls.readZeros(descriptor, at: offset, count: 4) != false
-                else {
-                    SystemCalls.closeIgnoringErrors(descriptor)
-                    forget(key)
-                    return false
-                }
-                if !archive.journalTailIsClean {
-                    // A torn record after the valid ones, found by the read: cut it off.
-                    try SystemCalls.truncate(descriptor, to: offset, path: target, operation: .write)
-                }
-            }
-            try inject(.appendJournal, target)
-            reachedFile = true
-            try SystemCalls.writeAll(bytes, to: descriptor, at: offset, path: target, operation: .write)
-            try inject(.synchronizeJournal, target)
-            if extending {
-                try SystemCalls.synchronize(descriptor, path: target, operation: .write)
-            } else {
-                try SystemCalls.synchronizeData(descriptor, path: target, operation: .write)
-            }
-            archive.journal = SystemCalls.identity(of: descriptor)
-            // The descriptor is gone after close, even a failed one: never used again.
-            let closing = descriptor
-            descriptor = -1
-            try SystemCalls.closeChecked(closing, path: target, operation: .write)
-            if creating || !archive.journalNameIsDurable {
-                // Make the new journal's name durable, as a write of the archive file does; for a
-                // journal found by a read, once, before this store confirms a record in it.
-                try inject(.synchronizeDirectory, directoryPath)
-                try SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
-                archive.journalNameIsDurable = true
-            }
-            archive.journalLength = offset + (creating ? FileStoreJournal.headerSize : 0) + record.count
-            archive.journalTailIsClean = true
-            archive.content = data
-            archive.records += 1
-            archive.work += work
-            remember(key, archive)
-            return true
-        } catch {
-            if descriptor >= 0 { SystemCalls.closeIgnoringErrors(descriptor) }
-            forget(key)
-            if reachedFile {
-                // Take back whatever part of the record reached the file, durably, so that no
-                // read sees it if the write of the archive file that follows fails too.
-                if creating {
-                    SystemCalls.removeFileIgnoringErrors(journal)
-                    try? SystemCalls.synchronizeDirectory(directoryPath, operation: .write)
-                } else {
-                    SystemCalls.truncateFileIgnoringErrors(journal, to: offset)
-                }
-            }
-            return false
-        }
-    }
-
-    /// The largest journal file a read accepts: the records are at most a quarter of content
-    /// within ``maximumArchiveSize`` (or 4 KB), and the file grows in steps of 32 KB.
-    private var journalReadLimit: Int {
-        let records = Swift.max(maximumArchiveSize / 4, 4096) + FileStoreJournal.headerSize
-        return records + FileStoreJournal.allocationStep
-    }
-
-    /// The body of ``read(_:)``, run while holding ``changes``: the archive file with its journal
-    /// applied, remembered for the next write.
-    private func readWhileLocked(_ key: StoreKey) throws(StoreError) -> Data? {
-        let target = path(for: ArchiveNaming.archiveName(for: key))
-        guard
-            let (base, identity) = try SystemCalls.readFileAndIdentity(
-                at: target, limit: maximumArchiveSize, operation: .read)
-        else {
-            forget(key)
-            return nil
-        }
-        var archive = KnownArchive(
-            content: base, base: identity, baseChecksum: nil, journalLength: 0, journal: nil, records: 0)
-        let journal = journalPath(for: key)
-        if let (bytes, journalIdentity) = try SystemCalls.readFileAndIdentity(
-            at: journal, limit: journalReadLimit, operation: .read)
-        {
-            let replay: FileStoreJournal.Replay
-            do {
-                replay = try FileStoreJournal.replay(base: base, journal: bytes, limit: maximumArchiveSize)
-            } catch {
-                forget(key)
-                throw StoreError(
-                    code: .tooLarge, operation: .read, path: target,
-                    reason: "its journal makes it \(error.length) bytes, more than the store's limit of "
-                        + "\(maximumArchiveSize) bytes; it was not read")
-            }
-            archive.content = replay.content
-            archive.baseChecksum = replay.baseChecksum
-            if replay.matchesBase {
-                archive.journalLength = replay.validLength
-                archive.journal = journalIdentity
-                archive.journalTailIsClean = replay.tailIsClean
-                archive.records = replay.records
-                archive.work = replay.work
-                archive.journalIsCurrent = replay.version == FileStoreJournal.version
-            }
-        }
-        remember(key, archive)
-        return archive.content
-    }
-
-    /// Rejects an archive that has a journal: the rejected copy holds what a read returns, the
-    /// journal is kept beside it as `<copy>-journal`, and the archive file is removed. An
-    /// archive that cannot be read is moved aside as its file is, with its journal beside it.
-    private func rejectJournaled(
-        _ key: StoreKey, archive: String, journal: String, to destination: String
-    ) throws(StoreError) {
-        let content = try? readWhileLocked(key)
-        forget(key)
-        // An archive too large to read, or not readable at all, is rejected as its file is.
-        // The archive file goes first: a journal left without it is ignored, and removed
-        // by the next write, while an archive file left without its journal would bring
-        // back the save before the journal's records.
-        guard let content else {
-            try inject(.moveArchiveAside, archive, operation: .reject)
-            try SystemCalls.rename(archive, to: destination, operation: .reject)
-            try inject(.moveJournalAside, journal, operation: .reject)
-            try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
-            return  // reject(_:reason:) syncs the directory
-        }
-        let copyName = URL(fileURLWithPath: destination).lastPathComponent
-        guard
-            let descriptor = try SystemCalls.createExclusively(
-                destination, path: archive, operation: .reject, what: "the rejected copy \(copyName)")
-        else {
-            throw StoreError(
-                code: .writeFailed, operation: .reject, path: archive,
-                reason: "the rejected copy's name \(destination) was taken while rejecting")
-        }
-        var open = true
-        do {
-            try SystemCalls.setPrivateMode(descriptor, path: archive, operation: .reject)
-            try SystemCalls.writeAll(content, to: descriptor, path: archive, operation: .reject)
-            try SystemCalls.synchronize(descriptor, path: archive, operation: .reject)
-            open = false
-            try SystemCalls.closeChecked(descriptor, path: archive, operation: .reject)
-            try SystemCalls.synchronizeDirectory(directoryPath, operation: .reject)
-        } catch {
-            if open { SystemCalls.closeIgnoringErrors(descriptor) }
-            SystemCalls.removeFileIgnoringErrors(destination)
-            var failed = error
-            failed.reason = "writing the rejected copy \(copyName): " + error.reason
-            throw failed
-        }
-        do {
-            try inject(.moveArchiveAside, archive, operation: .reject)
-            try SystemCalls.removeFile(archive, operation: .reject)
-        } catch {
-            // The archive stays in the key: its copy would only be a second one at the next try.
-            SystemCalls.removeFileIgnoringErrors(destination)
-            throw error
-        }
-        // The journal stays beside the copy, for inspection, in case it was the damaged part.
-        try inject(.moveJournalAside, journal, operation: .reject)
-        try SystemCalls.rename(journal, to: destination + "-journal", operation: .reject)
-    }
-
-    private func remember(_ key: StoreKey, _ archive: KnownArchive) {
-        known.withLock { $0[key] = archive }
-    }
-
-    private func forget(_ key: StoreKey) {
-        _ = known.withLock { $0.removeValue(forKey: key) }
-    }
-
-    /// The path of a key's journal, `<directory>/<key>.restoration-journal`.
+    /// The path of a key's journal, left by an older build: `<directory>/<key>.restoration-journal`.
     private func journalPath(for key: StoreKey) -> String {
-        path(for: FileStoreJournal.name(for: key))
+        path(for: LegacyJournal.name(for: key))
     }
 
     /// Creates a new, empty temporary file for a key's archive, with a name no file has.
@@ -667,8 +467,7 @@ public final class FileStore: RestorationStore {
             let name = ArchiveNaming.temporaryName(
                 for: key, processID: SystemCalls.processID, token: UInt64.random(in: .min ... .max))
             let temporary = path(for: name)
-            try inject(.create, target)
-            if let descriptor = try SystemCalls.createExclusively(temporary, path: target, operation: .write) {
+            if let descriptor = try fileSystem.createExclusively(temporary, path: target, operation: .write) {
                 return (temporary, descriptor)
             }
         }
@@ -680,15 +479,15 @@ public final class FileStore: RestorationStore {
     private func createDirectory(_ path: String) throws(StoreError) {
         let created: Bool
         do {
-            created = try SystemCalls.makePrivateDirectory(path, operation: .write)
+            created = try fileSystem.makePrivateDirectory(path, operation: .write)
         } catch  where SystemCalls.isMissingParent(error) && Self.parent(of: path) != path {
             try createDirectory(Self.parent(of: path))
-            created = try SystemCalls.makePrivateDirectory(path, operation: .write)
+            created = try fileSystem.makePrivateDirectory(path, operation: .write)
         }
         if created {
             // Make the new directory's name durable, like the archive's; a failure here leaves
             // the directory usable, so it is not an error of the write.
-            try? SystemCalls.synchronizeDirectory(Self.parent(of: path), operation: .write)
+            try? fileSystem.synchronizeDirectory(Self.parent(of: path), operation: .write)
         }
     }
 
@@ -701,23 +500,8 @@ public final class FileStore: RestorationStore {
             guard case .temporary(let processID) = ArchiveNaming.classify(name),
                 processID == ownProcess || !SystemCalls.processExists(processID)
             else { continue }
-            SystemCalls.removeFileIgnoringErrors(path(for: name))
+            fileSystem.removeFileIgnoringErrors(path(for: name))
         }
-    }
-
-    /// Throws the injected failure of a step, if any.
-    private func inject(
-        _ step: WriteStep, _ path: String, operation: StoreError.Operation = .write
-    ) throws(StoreError) {
-        guard let number = failure?(step) else { return }
-        let code: StoreError.Code =
-            switch step {
-            case .create, .setMode, .write, .close, .openJournal, .appendJournal: .writeFailed
-            case .synchronize, .synchronizeDirectory, .synchronizeJournal: .syncFailed
-            case .rename, .moveArchiveAside, .moveJournalAside: .renameFailed
-            }
-        throw SystemCalls.failure(
-            "\(step) failed (injected)", code: code, operation: operation, path: path, errno: number)
     }
 
     // MARK: Paths

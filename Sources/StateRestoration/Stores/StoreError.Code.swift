@@ -68,10 +68,10 @@ extension StoreError {
         /// ```
         public static let tooLarge = Code(rawValue: "tooLarge")
 
-        /// What is at an archive's path, or at its journal's, is not a regular file (a
-        /// directory, a FIFO, a device), so it is not read. Like ``tooLarge``, a
-        /// ``RestorationCoordinator`` takes this code on a read as lasting and moves the
-        /// archive aside (with its journal), so that saves can write it again.
+        /// What is at an archive's path, or at that of an older build's journal beside it, is not
+        /// a regular file (a directory, a FIFO, a device), so it is not read. Like ``tooLarge``,
+        /// a ``RestorationCoordinator`` takes this code on a read as lasting and moves the
+        /// archive aside (with the journal), so that saves can write it again.
         ///
         /// ```swift
         /// if error.code == .notAFile { /* something else took the archive's name */ }

@@ -60,14 +60,6 @@ enum SystemCalls {
     /// Reads a whole file, or returns `nil` if it does not exist; a file of more than `limit`
     /// bytes is a ``StoreError/Code/tooLarge`` error, found before its bytes are read.
     static func readFile(at path: String, limit: Int, operation: StoreError.Operation) throws(StoreError) -> Data? {
-        try readFileAndIdentity(at: path, limit: limit, operation: operation)?.data
-    }
-
-    /// Reads a whole file as ``readFile(at:limit:operation:)`` does, with the identity it had
-    /// when it was opened.
-    static func readFileAndIdentity(
-        at path: String, limit: Int, operation: StoreError.Operation
-    ) throws(StoreError) -> (data: Data, identity: FileIdentity)? {
         // Non-blocking: a FIFO at the path must not wait for a writer (reads of a regular
         // file ignore the flag).
         let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
@@ -92,7 +84,6 @@ enum SystemCalls {
                 code: .tooLarge, operation: operation, path: path,
                 reason: "the file is \(size) bytes, more than the store's limit of \(limit) bytes; it was not read")
         }
-        let identity = FileIdentity(status)
         let expected = Int(clamping: status.st_size)
         guard expected <= limit else { throw tooLarge("\(expected)") }
         // Read straight into the result; one byte more than expected tells a file that grew
@@ -114,7 +105,7 @@ enum SystemCalls {
                 filled += count
             } else if count == 0 {
                 data.count = filled
-                return (data, identity)
+                return data
             } else if errno != EINTR {
                 throw failure("read failed", code: .readFailed, operation: operation, path: path, errno: errno)
             }
@@ -152,63 +143,6 @@ enum SystemCalls {
         return descriptor
     }
 
-    /// Opens a journal for reading and writing: with `create`, a new empty file, or `nil` if one
-    /// exists; otherwise the existing file, or `nil` if there is none. Errors name `path`, the archive the journal belongs to.
-    static func openJournal(
-        _ journal: String, create: Bool, path: String, operation: StoreError.Operation
-    ) throws(StoreError) -> Int32? {
-        // Read and write: a writer checks that the bytes where its record goes are still zeros.
-        let flags = create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC : O_RDWR | O_CLOEXEC
-        let descriptor = retryingInterrupts { open(journal, flags, mode_t(privateFileMode)) }
-        guard descriptor >= 0 else {
-            let number = errno
-            if (number == ENOENT && !create) || (number == EEXIST && create) { return nil }
-            throw failure(
-                "cannot open journal \(journal)", code: .writeFailed, operation: operation, path: path, errno: number)
-        }
-        return descriptor
-    }
-
-    /// Whether the `count` bytes at `offset` of an open file are all zero (bytes past the end
-    /// count as zero); `nil` if they cannot be read.
-    static func readZeros(_ descriptor: Int32, at offset: Int, count: Int) -> Bool? {
-        var buffer = [UInt8](repeating: 0, count: count)
-        let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
-        guard read >= 0 else { return nil }
-        return buffer.allSatisfy { $0 == 0 }
-    }
-
-    /// Cuts a file to a length and flushes it, ignoring failures: best-effort cleanup after a
-    /// failure already reported.
-    static func truncateFileIgnoringErrors(_ path: String, to length: Int) {
-        let descriptor = retryingInterrupts { open(path, O_WRONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return }
-        if ftruncate(descriptor, off_t(length)) == 0 { _ = fullSynchronize(descriptor) }
-        _ = close(descriptor)
-    }
-
-    /// The identity of a file: `nil` if it does not exist or cannot be examined.
-    static func identity(of path: String) -> FileIdentity? {
-        var status = stat()
-        return stat(path, &status) == 0 ? FileIdentity(status) : nil
-    }
-
-    /// The identity of an open file: `nil` if it cannot be examined.
-    static func identity(of descriptor: Int32) -> FileIdentity? {
-        var status = stat()
-        return fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
-    }
-
-    /// Cuts an open file to a length.
-    static func truncate(
-        _ descriptor: Int32, to length: Int, path: String, operation: StoreError.Operation
-    ) throws(StoreError) {
-        let result = retryingInterrupts { ftruncate(descriptor, off_t(length)) }
-        guard result == 0 else {
-            throw failure("ftruncate failed", code: .writeFailed, operation: operation, path: path, errno: errno)
-        }
-    }
-
     /// Sets an open file's permission bits exactly, whatever the umask was when it was created.
     static func setPrivateMode(
         _ descriptor: Int32, path: String, operation: StoreError.Operation
@@ -220,9 +154,8 @@ enum SystemCalls {
     }
 
     /// Writes all the bytes, continuing after partial writes and interruptions.
-    /// With `offset`, writes there (`pwrite`) instead of at the file's position.
     static func writeAll(
-        _ data: Data, to descriptor: Int32, at offset: Int? = nil, path: String, operation: StoreError.Operation
+        _ data: Data, to descriptor: Int32, path: String, operation: StoreError.Operation
     ) throws(StoreError) {
         // Some systems refuse single writes of 2 GiB or more.
         let largestWrite = 1 << 30
@@ -231,12 +164,7 @@ enum SystemCalls {
             var written = 0
             while written < buffer.count {
                 let size = min(buffer.count - written, largestWrite)
-                let count =
-                    if let offset {
-                        pwrite(descriptor, base + written, size, off_t(offset + written))
-                    } else {
-                        write(descriptor, base + written, size)
-                    }
+                let count = write(descriptor, base + written, size)
                 if count > 0 {
                     written += count
                 } else if count == 0 {
@@ -260,23 +188,6 @@ enum SystemCalls {
         guard fullSynchronize(descriptor) else {
             throw failure("fsync failed", code: .syncFailed, operation: operation, path: path, errno: errno)
         }
-    }
-
-    /// Flushes an open file's bytes to stable storage, and its metadata only as far as reading
-    /// the bytes back needs it: `fdatasync`, for a write that changed neither the file's size
-    /// nor its allocated blocks; `F_FULLFSYNC` on Apple platforms, as ``synchronize(_:path:operation:)``.
-    static func synchronizeData(
-        _ descriptor: Int32, path: String, operation: StoreError.Operation
-    ) throws(StoreError) {
-        #if canImport(Darwin)
-            try synchronize(descriptor, path: path, operation: operation)
-        #else
-            while fdatasync(descriptor) != 0 {
-                guard errno == EINTR else {
-                    throw failure("fdatasync failed", code: .syncFailed, operation: operation, path: path, errno: errno)
-                }
-            }
-        #endif
     }
 
     /// Closes a file whose data matters, reporting a failure (the last chance to learn of a
@@ -317,9 +228,11 @@ enum SystemCalls {
         return true
     }
 
-    /// Removes a file after a failure has already been reported, or during best-effort cleanup.
-    static func removeFileIgnoringErrors(_ path: String) {
-        _ = unlink(path)
+    /// The size in bytes of what has this name (a symbolic link's own size), or `nil` if nothing
+    /// has it or it cannot be examined.
+    static func fileSize(at path: String) -> Int? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? Int(clamping: status.st_size) : nil
     }
 
     /// Whether anything (file, directory, dangling link) has this name.
@@ -419,35 +332,6 @@ enum SystemCalls {
             let result = body()
             if result != -1 || errno != EINTR { return result }
         }
-    }
-}
-
-/// Which file a path names and the last time it changed: a file replaced by another, or
-/// written to, has another identity.
-struct FileIdentity: Equatable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int
-    var modifiedSeconds: Int
-    var modifiedNanoseconds: Int
-    var changedSeconds: Int
-    var changedNanoseconds: Int
-
-    init(_ status: stat) {
-        device = UInt64(truncatingIfNeeded: status.st_dev)
-        inode = UInt64(truncatingIfNeeded: status.st_ino)
-        size = Int(clamping: status.st_size)
-        #if canImport(Darwin)
-            modifiedSeconds = Int(status.st_mtimespec.tv_sec)
-            modifiedNanoseconds = Int(status.st_mtimespec.tv_nsec)
-            changedSeconds = Int(status.st_ctimespec.tv_sec)
-            changedNanoseconds = Int(status.st_ctimespec.tv_nsec)
-        #else
-            modifiedSeconds = Int(status.st_mtim.tv_sec)
-            modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
-            changedSeconds = Int(status.st_ctim.tv_sec)
-            changedNanoseconds = Int(status.st_ctim.tv_nsec)
-        #endif
     }
 }
 

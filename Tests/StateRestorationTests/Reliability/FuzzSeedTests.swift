@@ -61,7 +61,9 @@ import Testing
         #expect(value != .null)
     }
 
-    @Test("the journal seed is an archive file and a journal that a FileStore applies to it")
+    // The journal seed was written by an older build, whose FileStore kept journals: no build
+    // writes them now, and write-corpus no longer does, so the seed stays as it is.
+    @Test("the journal seed is an archive file and a journal of an older build that a FileStore applies to it")
     func journalSeed() throws {
         // `SRJ:`, the archive file's length (UInt32, little-endian), the file, the journal.
         let seed = [UInt8](try Self.seed("journal"))
@@ -76,10 +78,11 @@ import Testing
         try file.write(to: directory.url.appendingPathComponent("main.restoration"))
         try journal.write(to: directory.url.appendingPathComponent("main.restoration-journal"))
         let content = try #require(try FileStore(directory: directory.url).read(.main))
-        // The journal's record was applied: the content is the second save's archive, which
-        // write-corpus also wrote on its own.
+        // The journal's record was applied: the content is the second save's archive, whole.
         #expect(content != file)
-        #expect(content == (try Self.seed("restoration-archive-initial")))
+        #expect(throws: Never.self) {
+            try ArchiveEnvelope.open(content, supportedVersions: 1...RestorationArchive.formatVersion)
+        }
     }
 
     @Test("the seeds read as the values write-corpus encodes")

@@ -9,21 +9,24 @@ import Testing
         run.outputLines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(path + "  ") }
     }
 
-    @Test("dump and inspect read an archive with its journal: what the next launch restores, not the file alone")
+    @Test("dump and inspect read an archive with an older build's journal: what the next launch restores")
     func journalIsApplied() async throws {
         let archives = try ShopArchives()
         defer { archives.remove() }
         let store = FileStore(directory: archives.directory.url)
         let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store)
         var tree = try Shop.busyTree()
-        try await coordinator.save(tree)
         try tree.update(SearchScreen.self, at: "search#0") { $0.state.query = "journaled query" }
         try await coordinator.save(tree)
         let url = store.fileURL(for: .main)
-        #expect(FileManager.default.fileExists(atPath: url.path + "-journal"), "the second save appended a record")
+        let journaled = try Data(contentsOf: url)
+        try await coordinator.save(try Shop.busyTree())
         let file = try Data(contentsOf: url)
+        // As an older build left them: the archive file, and the newer save in a journal beside it.
+        try LegacyJournalFile.journal(from: file, to: journaled).write(to: URL(fileURLWithPath: url.path + "-journal"))
         #expect(!String(decoding: file, as: UTF8.self).contains("journaled query"))
         let content = try #require(try FileStore(directory: archives.directory.url).read(.main))
+        #expect(content == journaled)
 
         let dump = try await ArchiveTool.run(["dump", "--json", url.path])
         #expect(dump.exited(0), "\(dump)")
