@@ -6,30 +6,34 @@ import Testing
 /// journal holds the newest saves the app confirmed before it was updated, so a read applies it
 /// and the next write folds it into the archive file.
 @Suite struct LegacyJournalTests {
+    // Computed, not stored: a static `Data` lives for the whole process, which the leak check
+    // of the AddressSanitizer run reports.
+
     /// A 4 KiB archive file whose bytes differ from one place to the next.
-    static let base = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+    static var base: Data { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }) }
 
     /// `base` after a save that changed 10 bytes in place.
-    static let second: Data = {
+    static var second: Data {
         var data = base
         data.replaceSubrange(1000..<1010, with: Data(repeating: 0xAA, count: 10))
         return data
-    }()
+    }
 
     /// `second` after a save that made it 20 bytes longer.
-    static let third: Data = {
+    static var third: Data {
         var data = second
         data.replaceSubrange(2000..<2000, with: Data(repeating: 0xBB, count: 20))
         return data
-    }()
+    }
 
     /// A journal for `base` with the records of the saves `second` and `third`.
-    static let journal =
+    static var journal: Data {
         LegacyJournalFile.header(for: base)
-        + LegacyJournalFile.record(
-            sequence: 1, resultLength: second.count, hunks: [(1000, 10, Data(repeating: 0xAA, count: 10))])
-        + LegacyJournalFile.record(
-            sequence: 2, resultLength: third.count, hunks: [(2000, 0, Data(repeating: 0xBB, count: 20))])
+            + LegacyJournalFile.record(
+                sequence: 1, resultLength: second.count, hunks: [(1000, 10, Data(repeating: 0xAA, count: 10))])
+            + LegacyJournalFile.record(
+                sequence: 2, resultLength: third.count, hunks: [(2000, 0, Data(repeating: 0xBB, count: 20))])
+    }
 
     /// Writes an archive file and, unless `nil`, a journal beside it, as an older build left them.
     static func plant(_ file: Data?, journal: Data?, in directory: URL) throws {
