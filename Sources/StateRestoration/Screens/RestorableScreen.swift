@@ -30,16 +30,15 @@ public protocol RestorableScreen: Sendable {
     /// The screen's saved state: a Codable, Sendable, Equatable struct.
     ///
     /// Its `==` must compare every field it encodes (the synthesized one does): a
-    /// save reuses the bytes of a state equal to the one it saved before, so a
-    /// custom `==` that ignores a field would leave that field's change unsaved.
+    /// save reuses the bytes the previous save encoded at the same path when the
+    /// screen has the same ``typeKey`` and ``stateVersion`` and its state is `==`
+    /// to the one encoded then, so a custom `==` that ignores a field would leave
+    /// a change of that field alone unsaved.
     ///
     /// It must be a value all the way down: no class instance whose properties
-    /// change in place. A save does not even compare the states of screens it
-    /// finds in the same array storage as at its previous save (a `ScreenTree`
-    /// edited in place shares the storage of every array it did not change) when
-    /// their types are plain: structs with a stored `state` and the default
-    /// ``willEncodeRestorableState()``. Such a screen holds the same state as then,
-    /// and its type the same ``typeKey`` and ``stateVersion``.
+    /// change in place. A save keeps the state it encoded to compare the next
+    /// state with; a reference inside it would change with the screen's, and the
+    /// two would always compare equal.
     associatedtype State: Codable & Sendable & Equatable
 
     /// The stable key written into the archive for this type; see ``ScreenTypeKey``.
@@ -80,9 +79,7 @@ public protocol RestorableScreen: Sendable {
     /// Called on a copy of the screen just before its state is encoded.
     ///
     /// Capture here what only the live UI knows, such as the text being edited or
-    /// the field that has focus. The default does nothing; for a struct with a
-    /// stored `state`, a save then reads the state without copying the screen, and
-    /// skips screens it finds unchanged (see ``State``).
+    /// the field that has focus. The default does nothing.
     mutating func willEncodeRestorableState()
 
     /// Receives the decoded state after the screen was made, in tree order from the
@@ -120,10 +117,7 @@ extension RestorableScreen {
     public static var restorationFactory: RestorationFactory<Self>? { nil }
 
     /// Does nothing.
-    public mutating func willEncodeRestorableState() {
-        // A save learns from this that the type's hook does nothing (see `PlainScreenTypes`).
-        PlainScreenTypes.defaultHookRan(for: Self.self)
-    }
+    public mutating func willEncodeRestorableState() {}
 
     /// Assigns the decoded state.
     public mutating func decodeRestorableState(_ state: State, context: RestorationContext) {
