@@ -11,7 +11,7 @@ import Foundation
 /// an equal state (`==`), and a node's whole record when its fields, its state's bytes and its
 /// children's bytes are equal. The bytes depend on nothing but these values, so reuse never
 /// changes what is written: only the nodes on the way from a changed screen to the root are
-/// encoded again.
+/// encoded again. Every screen's state is still read and compared on every save.
 struct HierarchyArchiver {
     /// What a save wrote for one node and everything under it, kept for the next save.
     final class Entry: Sendable {
@@ -38,8 +38,8 @@ struct HierarchyArchiver {
             record: ArchivedNodeRecord, state: (any Sendable)?, children: [Entry], presented: Entry?,
             path: IdentifierPath, encoder: ArchiveEncoder
         ) throws(RestorationError) {
-            // The record's large payloads reach the lookup in its order: its state's, its
-            // children's, then the presented node's.
+            // The record's large payloads reach the lookup in its order: its state's (not held:
+            // the encoder reads it), its children's, then the presented node's.
             let held = presented.map { children + [$0] } ?? children
             var next = 0
             do {

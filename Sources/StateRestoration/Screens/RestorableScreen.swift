@@ -30,13 +30,15 @@ public protocol RestorableScreen: Sendable {
     /// The screen's saved state: a Codable, Sendable, Equatable struct.
     ///
     /// Its `==` must compare every field it encodes (the synthesized one does): a
-    /// save reuses the bytes of a state equal to the one it saved before, so a
-    /// custom `==` that ignores a field would leave that field's change unsaved.
+    /// save reuses the bytes the previous save encoded at the same path when the
+    /// screen has the same ``typeKey`` and ``stateVersion`` and its state is `==`
+    /// to the one encoded then, so a custom `==` that ignores a field would leave
+    /// a change of that field alone unsaved.
     ///
-    /// A save compares each screen's state with the one it saved at the same path
-    /// (same ``typeKey`` and ``stateVersion``), by value, and reuses the encoded
-    /// bytes when they are equal: it must be a value all the way down, with no
-    /// class instance whose properties change in place behind `==`.
+    /// It must be a value all the way down: no class instance whose properties
+    /// change in place. A save keeps the state it encoded to compare the next
+    /// state with; a reference inside it would change with the screen's, and the
+    /// two would always compare equal.
     associatedtype State: Codable & Sendable & Equatable
 
     /// The stable key written into the archive for this type; see ``ScreenTypeKey``.

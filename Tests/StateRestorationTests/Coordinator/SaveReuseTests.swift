@@ -157,6 +157,19 @@ private struct TokenScreen: RestorableScreen {
         return (report, try #require(try store.read(.main)))
     }
 
+    /// Saves `tree`, expects the report's counts, and the archive a new coordinator writes.
+    private func expectSave(
+        _ tree: ScreenTree, by coordinator: RestorationCoordinator<DefaultRestorationDelegate>,
+        into store: InMemoryStore, _ declaration: ScreenDeclaration, encoded: Int, reused: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let report = try await coordinator.save(tree)
+        #expect(report.encodedStateCount == encoded, sourceLocation: sourceLocation)
+        #expect(report.reusedStateCount == reused, sourceLocation: sourceLocation)
+        let (_, full) = try await fullSave(tree, declaration)
+        #expect(try store.read(.main) == full, sourceLocation: sourceLocation)
+    }
+
     @Test("a save of 500 screens where one changed encodes that one and reuses the 499 others")
     func oneChangedOfMany() async throws {
         let declaration = declaration(stacks: 4)
@@ -167,11 +180,7 @@ private struct TokenScreen: RestorableScreen {
         #expect(first.reusedStateCount == 0)
 
         try tree.update(CountedScreen.self, at: "tabs/s2/counted#77") { $0.state.value = -1 }
-        let second = try await coordinator.save(tree)
-        #expect(second.encodedStateCount == 1)
-        #expect(second.reusedStateCount == 499)
-        let (_, full) = try await fullSave(tree, declaration)
-        #expect(try store.read(.main) == full)
+        try await expectSave(tree, by: coordinator, into: store, declaration, encoded: 1, reused: 499)
 
         // A tree built anew, equal to the saved one, shares nothing with it: reused all the same.
         var rebuilt = try self.tree(declaration, stacks: 4, pushed: 124)
@@ -218,11 +227,8 @@ private struct TokenScreen: RestorableScreen {
 
         try tree.removeChild("pane", from: "box")
         try tree.addChild(OtherScreen(state: NumberState(value: 5)), id: "pane", to: "box")
-        let report = try await coordinator.save(tree)
-        #expect(report.encodedStateCount == 1)
-        #expect(report.reusedStateCount == 1)  // the box's own state
-        let (_, full) = try await fullSave(tree, declaration)
-        #expect(try store.read(.main) == full)
+        // The box's own state is reused.
+        try await expectSave(tree, by: coordinator, into: store, declaration, encoded: 1, reused: 1)
         let restored = try await RestorationCoordinator(screens: declaration, store: store).launch().tree
         #expect(restored.screen(OtherScreen.self, at: "box/pane")?.state.value == 5)
     }
@@ -239,11 +245,7 @@ private struct TokenScreen: RestorableScreen {
         #expect(try await coordinator.save(tree).reusedStateCount == 1)
 
         currentVersion.store(2, ordering: .relaxed)
-        let report = try await coordinator.save(tree)
-        #expect(report.encodedStateCount == 1)
-        #expect(report.reusedStateCount == 0)
-        let (_, full) = try await fullSave(tree, declaration)
-        #expect(try store.read(.main) == full)
+        try await expectSave(tree, by: coordinator, into: store, declaration, encoded: 1, reused: 0)
     }
 
     @Test("a screen moved to another path is encoded again, though an equal state was saved elsewhere")
@@ -255,11 +257,7 @@ private struct TokenScreen: RestorableScreen {
 
         let moved = try tree.pop(from: "s0")
         try tree.push(try #require(moved.screen as? CountedScreen), onto: "s1")
-        let report = try await coordinator.save(tree)
-        #expect(report.encodedStateCount == 1)
-        #expect(report.reusedStateCount == 5)
-        let (_, full) = try await fullSave(tree, declaration)
-        #expect(try store.read(.main) == full)
+        try await expectSave(tree, by: coordinator, into: store, declaration, encoded: 1, reused: 5)
         let restored = try await RestorationCoordinator(screens: declaration, store: store).launch().tree
         #expect(restored.screen(CountedScreen.self, at: "tabs/s1/counted#3")?.state.value == 2)
     }
