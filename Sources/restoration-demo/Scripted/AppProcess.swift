@@ -5,9 +5,10 @@ import StateRestoration
 /// standard input by a line protocol (`restoration-demo --app-process DIR`, a
 /// hidden mode).
 ///
-/// It launches through the coordinator (restoring what `DIR` holds), writes each
-/// of the launch's log events as `log <level> <event>`, then `ready <pid>
-/// <outcome>`. Then, one command per line, each answered by `ok` (or `error
+/// It launches through the coordinator into its model (restoring what `DIR`
+/// holds), as an app launches into the object its UI observes, says its interface
+/// is up, writes each of the launch's log events as `log <level> <event>`, then
+/// `ready <pid> <outcome>`. Then, one command per line, each answered by `ok` (or `error
 /// <message>`):
 ///
 /// - `type <text>`: types the text, one key per character;
@@ -15,11 +16,13 @@ import StateRestoration
 /// - `show`: writes the hierarchy as `line <text>` (short) and `full <text>`
 ///   (``ScreenTree/description``) lines;
 /// - `background`: the app enters the background: it saves through the
-///   coordinator, writes the hierarchy it saved, then `saved <nodes> <bytes>
-///   <milliseconds>` once the save returned.
+///   coordinator from its model (each screen capturing its live state into the
+///   model's tree first), writes the hierarchy it saved, then `saved <nodes>
+///   <bytes> <milliseconds>` once the save returned.
 ///
 /// It exits when its input ends.
 enum AppProcess {
+    @MainActor
     static func run(directory: URL) async throws -> Int32 {
         let logHandler = ClosureLogHandler { event in
             emit("log \(event.level) \(event.description)")
@@ -27,26 +30,27 @@ enum AppProcess {
         let coordinator = RestorationCoordinator(
             screens: shopScreens, store: FileStore(directory: directory),
             configuration: RestorationConfiguration(appVersion: ShopApp.version, logHandler: logHandler))
-        let session = try await coordinator.launch()
-        var app = ShopApp(tree: session.tree)
-        emit("ready \(ProcessInfo.processInfo.processIdentifier) \(session.report.outcome.rawValue)")
+        let model = ShopModel(app: ShopApp(tree: try shopScreens.makeInitialTree()))
+        let report = try await coordinator.launch(into: model)
+        await coordinator.restoredInterfaceDidAppear()
+        emit("ready \(ProcessInfo.processInfo.processIdentifier) \(report.outcome.rawValue)")
 
         while let line = readLine() {
             let (command, argument) = split(line)
             do {
                 switch command {
                 case "type":
-                    for character in argument { _ = try app.handle(.character(character)) }
+                    for character in argument { _ = try model.app.handle(.character(character)) }
                 case "press":
                     guard let key = Key(name: argument) else { throw DemoError("no key named \(argument)") }
-                    _ = try app.handle(key)
+                    _ = try model.app.handle(key)
                 case "show":
-                    emitHierarchy(app.tree)
+                    emitHierarchy(model.tree)
                 case "background":
                     let start = ContinuousClock.now
-                    let report = try await coordinator.save(app.tree)
+                    let report = try await coordinator.save(model)
                     let elapsed = ContinuousClock.now - start
-                    emitHierarchy(app.tree)
+                    emitHierarchy(model.tree)
                     emit("saved \(report.savedPaths.count) \(report.byteCount) \(elapsed.demoMilliseconds)")
                 default:
                     throw DemoError("unknown command \(command)")
@@ -75,6 +79,22 @@ enum AppProcess {
     /// it while this process runs, and may kill it at any moment after.
     private static func emit(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// The shop app's model: the object on the main actor that holds its tree, which the
+/// coordinator launches into and saves from.
+@MainActor
+final class ShopModel: RestorationHost {
+    var app: ShopApp
+
+    var tree: ScreenTree {
+        get { app.tree }
+        set { app.tree = newValue }
+    }
+
+    init(app: ShopApp) {
+        self.app = app
     }
 }
 
