@@ -2,7 +2,7 @@
 /// for state restoration, as async methods with defaults.
 ///
 /// Every method has a default, so a delegate implements only what it needs. The
-/// coordinator calls them in UIKit's order (see ``RestorationCoordinator/launch()``).
+/// coordinator calls them in UIKit's order (see ``RestorationCoordinator/launch(into:)``).
 /// A `@MainActor` class can conform: every method is async, so the coordinator
 /// hops to the main actor for each call, and only there.
 ///

@@ -1,15 +1,16 @@
 /// The live hierarchy of an app: the value its UI mirrors, and what is saved.
 ///
 /// A tree starts as the declaration's initial hierarchy
-/// (``ScreenDeclaration/makeInitialTree()``) or as what ``RestorationCoordinator/launch()``
-/// restored. The app changes it as the user navigates, and hands it to
-/// ``RestorationCoordinator/save(_:)-(RestorationHost)`` when it enters the background.
+/// (``ScreenDeclaration/makeInitialTree()``) or as what ``RestorationCoordinator/launch(into:)``
+/// restored into the app's ``RestorationHost``. The app changes it as the user
+/// navigates, and the host is saved with
+/// ``RestorationCoordinator/save(_:)-(RestorationHost)`` when the app enters the
+/// background.
 ///
 /// ```swift
-/// var tree = session.tree
-/// try tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
-/// try tree.selectTab("settings", in: "tabs")
-/// try await coordinator.save(tree)
+/// try model.tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
+/// try model.tree.selectTab("settings", in: "tabs")
+/// try await coordinator.save(model)
 /// ```
 ///
 /// Two trees are equal when their nodes are: same structure, identifiers,

@@ -13,7 +13,7 @@
 public struct RestorationLogEvent: Sendable, Equatable, CustomStringConvertible {
     /// Which operation an event belongs to.
     public enum Operation: String, Sendable, Equatable {
-        /// ``RestorationCoordinator/launch()``.
+        /// ``RestorationCoordinator/launch(into:)`` or ``RestorationCoordinator/launch()``.
         case launch
         /// ``RestorationCoordinator/save(_:)-(ScreenTree)``.
         case save
