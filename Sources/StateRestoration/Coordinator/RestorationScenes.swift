@@ -15,12 +15,12 @@ import Synchronization
 /// ```swift
 /// let scenes = RestorationScenes(screens: screens, store: FileStore(directory: url), delegate: AppDelegate())
 ///
-/// // scene(_:willConnectTo:options:)
+/// // scene(_:willConnectTo:options:): the window's model is its RestorationHost
 /// let coordinator = try scenes.coordinator(for: session.persistentIdentifier)
-/// let restored = try await coordinator.launch()
+/// try await coordinator.launch(into: windowModel)
 ///
 /// // sceneDidEnterBackground(_:)
-/// try await coordinator.save(tree)
+/// try await coordinator.save(windowModel)
 ///
 /// // application(_:didDiscardSceneSessions:)
 /// for session in discarded { try await scenes.discardScene(session.persistentIdentifier) }
@@ -111,7 +111,7 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     /// makes a new one.
     ///
     /// ```swift
-    /// let session = try await scenes.coordinator(for: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F").launch()
+    /// try await scenes.coordinator(for: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F").launch(into: windowModel)
     /// ```
     ///
     /// - Parameter sceneIdentifier: The scene's persistent identifier.
