@@ -142,8 +142,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// visible. Until then a crash or a kill makes the next launch fresh, reported as
     /// ``LaunchReport/FreshReason/Code/crashedDuringRestoration``, as UIKit does for
     /// a crash during restoration. An app that never calls it has the marker
-    /// removed by its next save. It does nothing when no marker is pending (a fresh
-    /// launch, or a second call).
+    /// removed by its next save (the save when it enters the background); a later
+    /// launch by the same coordinator knows the marker for its own. It does nothing
+    /// when no marker is pending (a fresh launch, or a second call).
     public func restoredInterfaceDidAppear() {
         guard machine.interfaceAppeared() == .remove else { return }
         var notes: [String] = []
@@ -742,7 +743,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     outcome: .fresh, freshReason: .init(.storeUnreadable, "cannot read archive \(key): \(error)")))
         }
         if let markerKey = restorationMarkerKey {
-            let markerFound = (try? store.read(markerKey)) != nil
+            // A marker this coordinator's own earlier launch left (its interface not yet
+            // reported) is no crash: this process is alive.
+            let markerFound = machine.marker == .none && (try? store.read(markerKey)) != nil
             if let refusal = refusal(markerFound: markerFound, info: nil, now: configuration.now()) {
                 var report = LaunchReport(outcome: .fresh, freshReason: refusal)
                 reject(key, reason: "crashed-during-restoration", into: &report)
