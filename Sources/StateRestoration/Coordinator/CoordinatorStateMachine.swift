@@ -113,16 +113,18 @@ package struct CoordinatorStateMachine<Waiter> {
     package mutating func saveTurn(ticket: Int, tree: ScreenTree) -> SaveAction {
         if let lastSave, lastSave.ticket >= ticket { return .returnResult(lastSave.result) }
         guard let newest = newestSave else { preconditionFailure("a save request left no tree to save") }
-        // A discard requested between this save and the newest one comes first: the newest tree
-        // is written after it, so this request writes its own tree.
+        // The newest tree covers this request, unless a discard was requested between the two
+        // (the newest is written after it), or the newest is too old to write (its own turn
+        // refuses it): then this request writes its own tree.
         let written: (ticket: Int, tree: ScreenTree)
-        if pendingDiscards.contains(where: { $0 > ticket && $0 < newest.ticket }) {
+        if pendingDiscards.contains(where: { $0 > ticket && $0 < newest.ticket }) || predatesHandover(newest.tree) {
             written = (ticket, tree)
+            if newest.ticket == ticket { newestSave = nil }
         } else {
             written = newest
             newestSave = nil
         }
-        if let handedOverRoot, written.tree.root.id < handedOverRoot {
+        if predatesHandover(written.tree) {
             return .refuse(
                 ticket: written.ticket,
                 RestorationError(
@@ -133,6 +135,16 @@ package struct CoordinatorStateMachine<Waiter> {
         }
         return .write(ticket: written.ticket, tree: written.tree)
     }
+
+    /// Whether `tree` was made before the tree the latest launch handed over.
+    private func predatesHandover(_ tree: ScreenTree) -> Bool {
+        guard let handedOverRoot else { return false }
+        return tree.root.id < handedOverRoot
+    }
+
+    /// Whether a launch has handed a tree over: a save from a host before then would write the
+    /// host's initial tree over the archive the launch is about to restore.
+    package var hasHandedOver: Bool { handedOverRoot != nil }
 
     /// The save that wrote (or refused) the tree of `ticket` ended with `result`.
     package mutating func saveFinished(ticket: Int, result: Result<SaveReport, any Error>) {

@@ -34,14 +34,20 @@ enum ExtensionRunner {
                 tracker.finish(index, result)
             }
         }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await tracker.waitForAll() }
-            group.addTask { try? await clock.sleep(for: timeout) }
-            await group.next()
+        // Whichever ends first: all extensions (false), or the timeout's full sleep (true). A
+        // cancelled launch ends both early, the sleep without reaching the timeout.
+        let reachedTimeout = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await tracker.waitForAll()
+                return false
+            }
+            group.addTask { (try? await clock.sleep(for: timeout)) != nil }
+            let first = await group.next() ?? false
             group.cancelAll()
+            return first
         }
-        // The launch's task was cancelled (not the timeout): what is left is cancelled.
-        let unfinished: LaunchReport.ExtensionOutcome.Result = Task.isCancelled ? .cancelled : .timedOut
+        let unfinished: LaunchReport.ExtensionOutcome.Result =
+            reachedTimeout || !Task.isCancelled ? .timedOut : .cancelled
         let results = tracker.close()
         for (task, result) in zip(tasks, results) where result == nil { task.cancel() }
         return zip(entries, results).map { entry, result in
@@ -149,8 +155,9 @@ package final class ExtensionProgress: Sendable {
     func finished() { state.withLock { $0.finished += 1 } }
 }
 
-/// The tasks a coordinator's running launch awaits: the launch's own task, which calls the
-/// delegate, and each running extension's.
+/// The tasks a coordinator's running launch awaits while it holds the coordinator: the
+/// launch's own task, which calls the delegate. (Extensions run after the handover, outside
+/// the launch's turn.)
 final class AwaitedTasks: Sendable {
     private let tasks = Mutex<Set<Int>>([])
 

@@ -183,10 +183,15 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         let task = AwaitedTasks.current
         awaitedTasks.insert(task)
         defer { awaitedTasks.remove(task) }
-        let handover = await restore(initialTree: initialTree)
+        var handover = await restore(initialTree: initialTree)
         // From here a save of a tree made before this one would write an older hierarchy over
         // the archive just restored.
         machine.handedOver(root: handover.tree.root.id)
+        if handover.report.outcome != .restored, machine.marker == .handedOver {
+            // Nothing was restored (stale, declined, the root not restored): building the
+            // interface cannot crash on the archive, which stays for a later launch.
+            removeRestorationMarker(notes: &handover.report.notes)
+        }
         return handover
     }
 
@@ -346,8 +351,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///
     /// A save requested while a launch runs its restoration extensions saves the
     /// host's current tree. One requested before the launch handed its tree over
-    /// writes nothing (``RestorationError/Code/treePredatesLaunch``): the archive
-    /// being restored stays.
+    /// writes nothing (``RestorationError/Code/saveBeforeLaunch``, or
+    /// ``RestorationError/Code/treePredatesLaunch`` when a launch was under way):
+    /// the archive being restored stays.
     ///
     /// - Parameter host: The object that holds the app's tree.
     /// - Returns: What was saved and skipped.
@@ -355,9 +361,22 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     @MainActor
     @discardableResult
     public func save(_ host: some RestorationHost) async throws -> SaveReport {
-        host.tree.captureLiveState()
-        return try await save(host.tree)
+        guard await launchHandedOver else {
+            throw RestorationError(
+                .saveBeforeLaunch,
+                message:
+                    "not saved: the host's tree was saved before this coordinator's launch(into:) handed it the restored one; it would replace the saved archive with the initial hierarchy"
+            )
+        }
+        var captured = host.tree
+        captured.captureLiveState()
+        // Set only when a hook changed something: every set tells the host's observers.
+        if captured != host.tree { host.tree = captured }
+        return try await save(captured)
     }
+
+    /// Whether a launch of this coordinator has handed its tree over.
+    private var launchHandedOver: Bool { machine.hasHandedOver }
 
     /// Saves a hierarchy, as it is, as the archive the next launch restores.
     ///
@@ -686,8 +705,13 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             // the one whose restoring might crash. The marker goes first: a marker left beside
             // the new archive would make the next launch reject it.
             var notes: [String] = []
-            removeRestorationMarker(notes: &notes)
-            for note in notes { log(.warning, .note, note) }
+            guard removeRestorationMarker(notes: &notes) else {
+                // Written beside the marker, the new archive would be rejected by the next launch
+                // as one that crashed it: keep the user's tree in memory for the next save instead.
+                throw RestorationError(
+                    .storeFailed,
+                    message: "not saved: \(notes.first ?? "the restoration marker could not be removed")")
+            }
         }
         do {
             try store.write(sealed, to: configuration.storeKey)
@@ -827,14 +851,23 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     }
 
     /// Removes the restoration marker: the launch completed.
-    private func removeRestorationMarker(notes: inout [String]) {
-        machine.markerRemoved()
-        guard let marker = restorationMarkerKey else { return }
+    ///
+    /// - Returns: Whether the marker is gone. One that could not be removed stays pending, and
+    ///   is tried again at the next occasion (a save, the interface appearing).
+    @discardableResult
+    private func removeRestorationMarker(notes: inout [String]) -> Bool {
+        guard let marker = restorationMarkerKey else {
+            machine.markerRemoved()
+            return true
+        }
         do {
             try store.remove(marker)
+            machine.markerRemoved()
+            return true
         } catch {
             notes.append(
                 "the restoration marker \(marker) could not be removed; the next launch will not restore: \(error)")
+            return false
         }
     }
 

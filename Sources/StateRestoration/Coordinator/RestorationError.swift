@@ -38,6 +38,12 @@ public struct RestorationError: Error, Sendable, CustomStringConvertible {
         /// hierarchy. Nothing was written; save the tree the launch handed over, or one made
         /// after it.
         public static let treePredatesLaunch = Code(rawValue: "tree-predates-launch")
+        /// ``RestorationCoordinator/save(_:)-(RestorationHost)`` was called before this
+        /// coordinator's ``RestorationCoordinator/launch(into:)`` handed the host its tree (a
+        /// scene phase change that came before the launch, say): the host still holds its
+        /// initial tree, which would replace the archive the launch is about to restore.
+        /// Nothing was written.
+        public static let saveBeforeLaunch = Code(rawValue: "save-before-launch")
     }
 
     /// What kind of failure this is.

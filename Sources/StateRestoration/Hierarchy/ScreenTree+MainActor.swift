@@ -13,7 +13,10 @@ extension ScreenTree {
     /// ```
     @MainActor public mutating func captureLiveState() {
         root.forEachNode { node in
-            node.screen = node.screen?.capturingLiveState()
+            // Replaced only when the hook changed the state: most screens have nothing to capture.
+            guard let screen = node.screen else { return }
+            let captured = screen.capturingLiveState()
+            if !captured.isEqual(to: screen) { node.screen = captured }
         }
     }
 

@@ -80,6 +80,19 @@ import Testing
         #expect(describe(machine.saveTurn(ticket: newer, tree: later)) == "write 3 later")
     }
 
+    @Test("a tree older than the handover, requested last, is refused alone: the valid request before it writes its tree")
+    func staleNewestDoesNotCancelEarlier() throws {
+        var machine = Machine()
+        let old = try tree("old")
+        let current = try tree("current")
+        machine.handedOver(root: current.root.id)
+        let valid = machine.requestSave(current)
+        let stale = machine.requestSave(old)
+        #expect(describe(machine.saveTurn(ticket: valid, tree: current)) == "write 1 current")
+        machine.saveFinished(ticket: valid, result: .success(SaveReport(saved: true)))
+        #expect(describe(machine.saveTurn(ticket: stale, tree: old)) == "refused 2 tree-predates-launch")
+    }
+
     /// One line of the marker's table: what happened, then the event asked about.
     struct MarkerCase: CustomTestStringConvertible, Sendable {
         enum Step: Sendable { case written, handedOver, removed }

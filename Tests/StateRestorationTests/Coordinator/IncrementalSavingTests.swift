@@ -67,7 +67,7 @@ import Testing
     func willEncodeChangesAreSeen() async throws {
         let store = InMemoryStore()
         let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store)
-        let host = try await TreeHost(Shop.declaration())
+        let host = try await TreeHost.launched(by: coordinator)
         try await coordinator.save(host)
         try await MainActor.run {
             try host.tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "typed, not committed" }

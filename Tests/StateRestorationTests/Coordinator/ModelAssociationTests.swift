@@ -61,7 +61,10 @@ private struct CatalogueDelegate: RestorationDelegate {
     /// then relaunches with `catalogue` as the current data.
     private func relaunch(with catalogue: [String]) async throws -> (RestorationSession, Probe) {
         let storage = InMemoryStore.Storage()
-        let host = try await TreeHost(declaration)
+        let saving = RestorationCoordinator(
+            screens: declaration, store: InMemoryStore(storage: storage),
+            delegate: CatalogueDelegate(productIDs: [], probe: Probe()))
+        let host = try await TreeHost.launched(by: saving)
         try await MainActor.run { [listPath] in
             try host.tree.update(ProductListScreen.self, at: listPath) { list in
                 list.productIDs = ["p-1", "p-2", "p-3", "p-4", "p-5", "p-6"]
@@ -69,9 +72,6 @@ private struct CatalogueDelegate: RestorationDelegate {
                 list.firstVisibleRow = 2
             }
         }
-        let saving = RestorationCoordinator(
-            screens: declaration, store: InMemoryStore(storage: storage),
-            delegate: CatalogueDelegate(productIDs: [], probe: Probe()))
         try await saving.save(host)
 
         let probe = Probe()

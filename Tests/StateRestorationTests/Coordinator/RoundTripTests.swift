@@ -69,11 +69,12 @@ import Testing
     @Test("will-encode runs on the app's own tree: the live text lands in it, and the relaunch restores that tree")
     func willEncodeCapturesLiveState() async throws {
         let store = InMemoryStore()
-        let host = try await TreeHost(Shop.declaration())
+        let coordinator = RestorationCoordinator(screens: Shop.declaration(), store: store)
+        let host = try await TreeHost.launched(by: coordinator)
         try await MainActor.run {
             try host.tree.update(SearchScreen.self, at: "search#0") { $0.liveText = "half a que" }
         }
-        try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(host)
+        try await coordinator.save(host)
         let captured = await host.tree
         #expect(captured.screen(SearchScreen.self, at: "search#0")?.state.editingText == "half a que")
         let session = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()

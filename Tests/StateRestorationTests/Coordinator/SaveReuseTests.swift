@@ -413,9 +413,9 @@ private struct TokenScreen: RestorableScreen {
             }
         }
         // The app's save: the hook captures into the host's tree on the main actor.
-        let host = try await TreeHost(declaration)
         let store = InMemoryStore()
         let coordinator = RestorationCoordinator(screens: declaration, store: store)
+        let host = try await TreeHost.launched(by: coordinator)
         for round in 1...2 {
             hookLive.current = round * 10 + 1
             model.current = round * 10 + 2

@@ -24,3 +24,16 @@ import StateRestoration
         self.init(try declaration.makeInitialTree(), probe: probe)
     }
 }
+
+extension TreeHost {
+    /// A host a coordinator launched into and whose interface appeared, as an app's model is
+    /// once its window shows.
+    static func launched<Delegate: RestorationDelegate>(
+        by coordinator: RestorationCoordinator<Delegate>, probe: Probe? = nil
+    ) async throws -> TreeHost {
+        let host = TreeHost(try coordinator.declaration.makeInitialTree(), probe: probe)
+        try await coordinator.launch(into: host)
+        await coordinator.restoredInterfaceDidAppear()
+        return host
+    }
+}
