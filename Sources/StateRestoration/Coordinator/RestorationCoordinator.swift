@@ -138,8 +138,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// before decoding is removed.
     ///
     /// Call it once the restored screens are built: in SwiftUI from the root view's
-    /// `.task` (or `onAppear`), in UIKit after the scene's window is made key and
-    /// visible. Until then a crash or a kill makes the next launch fresh, reported as
+    /// `.task(id: model.tree.root.id)` (the handover gives the tree a new root, so
+    /// the task runs again once the view shows it), in UIKit after the scene's
+    /// window shows the view controllers built from the host's tree. A call before
+    /// the handover does nothing. Until the call, a crash or a kill makes the next
+    /// launch fresh, reported as
     /// ``LaunchReport/FreshReason/Code/crashedDuringRestoration``, as UIKit does for
     /// a crash during restoration. An app that never calls it has the marker
     /// removed by its next save (the save when it enters the background); a later
@@ -437,7 +440,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// Registers a shared object, saved with every archive and restored before any
     /// screen: UIKit's `registerObjectForStateRestoration(_:restorationIdentifier:)`.
     ///
-    /// Register objects before ``launch()`` so they can take back their state;
+    /// Register objects before ``launch(into:)`` (or ``launch()``) so they can take back their state;
     /// screens find them with ``RestorationContext/object(_:identifier:)``.
     ///
     /// - Parameters:
@@ -518,8 +521,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///
     /// - Throws: ``RestorationError`` when the store cannot remove the archive, or
     ///   (``RestorationError/Code/insideLaunch``) when called from a delegate callback
-    ///   or an extension of this coordinator's running launch; call it after
-    ///   ``launch()`` returns, for an archive the delegate declined to restore.
+    ///   of this coordinator's running launch; for an archive the delegate declined to
+    ///   restore, call it once the launch has handed its tree over (from an extension,
+    ///   say, or after the launch returned).
     public func discardArchive() async throws(RestorationError) {
         try requireOutsideLaunch("discardArchive()")
         let ticket = machine.requestDiscard()
