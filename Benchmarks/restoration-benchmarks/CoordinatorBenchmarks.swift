@@ -191,7 +191,8 @@ struct CoordinatorBenchmarks {
             // restores the archive again.
             await prepared.0.restoredInterfaceDidAppear()
             guard report.outcome == .restored else {
-                throw BenchmarkFailure("\(workload.name): a launch did not restore: \(report.freshReason?.message ?? "")")
+                let reason = report.freshReason?.message ?? ""
+                throw BenchmarkFailure("\(workload.name): a launch did not restore: \(reason)")
             }
             if let handover = prepared.1.handover { handovers.append(handover.nanoseconds) }
             return report

@@ -80,7 +80,7 @@ import Testing
         #expect(describe(machine.saveTurn(ticket: newer, tree: later)) == "write 3 later")
     }
 
-    @Test("a tree older than the handover, requested last, is refused alone: the valid request before it writes its tree")
+    @Test("a tree older than the handover, requested last, is refused alone; the request before it writes")
     func staleNewestDoesNotCancelEarlier() throws {
         var machine = Machine()
         let old = try tree("old")
@@ -111,7 +111,8 @@ import Testing
             MarkerCase(steps: [.written, .handedOver], event: .interfaceAppeared, expected: .remove),
             MarkerCase(steps: [.written, .handedOver], event: .saveWillWrite, expected: .remove),
             MarkerCase(steps: [.written, .handedOver], event: .launchCompleted(interfaceIsUp: false), expected: .keep),
-            MarkerCase(steps: [.written, .handedOver], event: .launchCompleted(interfaceIsUp: true), expected: .remove),
+            MarkerCase(
+                steps: [.written, .handedOver], event: .launchCompleted(interfaceIsUp: true), expected: .remove),
             MarkerCase(steps: [.handedOver], event: .interfaceAppeared, expected: .keep),
             MarkerCase(steps: [.written, .handedOver, .removed], event: .saveWillWrite, expected: .keep),
         ])

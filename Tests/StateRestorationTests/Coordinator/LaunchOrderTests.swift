@@ -6,18 +6,24 @@ import Testing
 /// did-finish-launching, the tree handed to the app, extensions, finished-restoring
 /// in tree order.
 @Suite struct LaunchOrderTests {
+    /// Saves `tree`, and returns the probe and the delegate of the launch that restores it: the
+    /// delegate adds one extension, which records that it ran.
+    private func saving(_ tree: ScreenTree, to store: InMemoryStore) async throws -> (Probe, RecordingDelegate) {
+        try await RestorationCoordinator(
+            screens: Shop.declaration(), store: store, delegate: RecordingDelegate(probe: Probe())
+        ).save(tree)
+        let probe = Probe()
+        var delegate = RecordingDelegate(probe: probe)
+        delegate.appExtension = { probe.record("extension ran") }
+        return (probe, delegate)
+    }
+
     @Test("a launch into a host hands the tree over after did-finish-launching, before the extensions run")
     func handoverPoint() async throws {
         let store = InMemoryStore()
         var tree = try Shop.declaration().makeInitialTree()
         try tree.push(ProductScreen("p-1"), onto: "browse")
-        try await RestorationCoordinator(
-            screens: Shop.declaration(), store: store, delegate: RecordingDelegate(probe: Probe())
-        ).save(tree)
-
-        let probe = Probe()
-        var delegate = RecordingDelegate(probe: probe)
-        delegate.appExtension = { probe.record("extension ran") }
+        let (probe, delegate) = try await saving(tree, to: store)
         let host = try await TreeHost(Shop.declaration(), probe: probe)
         let report = try await RestorationCoordinator(screens: Shop.declaration(), store: store, delegate: delegate)
             .launch(into: host)
@@ -42,13 +48,7 @@ import Testing
         var tree = try Shop.declaration().makeInitialTree()
         try tree.push(ProductScreen("p-1"), onto: "browse")
         try tree.present(ComposeScreen(), over: "product#1")
-        try await RestorationCoordinator(
-            screens: Shop.declaration(), store: store, delegate: RecordingDelegate(probe: Probe())
-        ).save(tree)
-
-        let probe = Probe()
-        var delegate = RecordingDelegate(probe: probe)
-        delegate.appExtension = { probe.record("extension ran") }
+        let (probe, delegate) = try await saving(tree, to: store)
         let session = try await RestorationCoordinator(screens: Shop.declaration(), store: store, delegate: delegate)
             .launch()
 

@@ -272,7 +272,7 @@ private struct LaunchInProgress {
 
 /// The marker a coordinator leaves while its interface is being built.
 @Suite struct OwnMarkerTests {
-    @Test("a second launch by the same coordinator, before its interface was reported, restores: its own marker is no crash")
+    @Test("a second launch by the same coordinator, its interface not yet reported, takes its own marker for no crash")
     func secondLaunchOfTheSameCoordinator() async throws {
         let store = InMemoryStore()
         try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(try Shop.busyTree())
