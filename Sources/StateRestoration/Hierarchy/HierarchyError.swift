@@ -36,6 +36,9 @@ public struct HierarchyError: Error, Sendable, CustomStringConvertible, Equatabl
         public static let typeMismatch = Code(rawValue: "type-mismatch")
         /// An identifier is empty or contains `/` or `#`, which paths and positions use.
         public static let invalidIdentifier = Code(rawValue: "invalid-identifier")
+        /// The screens given for a stack are not its bottom screens in order: the UI
+        /// can only remove screens from the top.
+        public static let notAPrefix = Code(rawValue: "not-a-prefix")
     }
 
     /// What kind of failure this is.

@@ -56,6 +56,116 @@ extension ScreenTree {
         }
     }
 
+    /// Pops every screen above a given one off a navigation stack.
+    ///
+    /// What the back button's menu does, or a mirror's `popToViewController`:
+    ///
+    /// ```swift
+    /// if let product = tree["tabs/browse/product#1"]?.id {
+    ///     try tree.pop(to: product, in: "browse")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: The identity of the screen that becomes the top; popping to the top
+    ///     pops nothing.
+    ///   - stack: The stack: a path, or an identifier only one node has.
+    /// - Returns: The popped nodes, bottom first.
+    /// - Throws: ``HierarchyError`` when there is no such stack, or the screen is not
+    ///   on it (`not-found`).
+    @discardableResult
+    public mutating func pop(to id: ScreenNode.ID, in stack: NodeReference) throws(HierarchyError) -> [ScreenNode] {
+        try modify(stack) { (node, visit) throws(HierarchyError) -> [ScreenNode] in
+            try Self.require(node, is: .stack, for: "pop", visit)
+            guard let position = node.children.firstIndex(where: { $0.id == id }) else {
+                throw HierarchyError(
+                    .notFound, reference: visit.displayPath.description,
+                    message: "cannot pop \(visit.displayPath) to \(id): it is not on that stack")
+            }
+            return Self.popAbove(position, of: &node)
+        }
+    }
+
+    /// Pops every screen above a given position off a navigation stack.
+    ///
+    /// Positions are those of the stack's paths: `browse/search#0` is the root,
+    /// so popping to position 0 pops to the root.
+    ///
+    /// ```swift
+    /// try tree.pop(toPosition: 1, in: "browse")  // keeps search#0 and product#1
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - position: The position of the screen that becomes the top, from 0.
+    ///   - stack: The stack: a path, or an identifier only one node has.
+    /// - Returns: The popped nodes, bottom first.
+    /// - Throws: ``HierarchyError`` when there is no such stack, or no screen at
+    ///   that position (`not-found`).
+    @discardableResult
+    public mutating func pop(toPosition position: Int, in stack: NodeReference) throws(HierarchyError) -> [ScreenNode] {
+        try modify(stack) { (node, visit) throws(HierarchyError) -> [ScreenNode] in
+            try Self.require(node, is: .stack, for: "pop", visit)
+            guard node.children.indices.contains(position) else {
+                throw HierarchyError(
+                    .notFound, reference: visit.displayPath.description,
+                    message:
+                        "cannot pop \(visit.displayPath) to position \(position): it holds \(node.children.count) screens, at positions 0 to \(node.children.count - 1)"
+                )
+            }
+            return Self.popAbove(position, of: &node)
+        }
+    }
+
+    /// Sets a navigation stack's screens to its bottom ones, as the UI reports them.
+    ///
+    /// The setter of a stack binding: after a back swipe, the back button, or a
+    /// pop to any level, SwiftUI's `NavigationStack(path:)` or a
+    /// `UINavigationController` mirror says which screens are left, and those are
+    /// always the stack's bottom screens in order. Anything else is refused, so a
+    /// stale or reordered path never rewrites the tree.
+    ///
+    /// ```swift
+    /// let shown = tree["browse"]?.children.map(\.id) ?? []
+    /// try tree.setScreens(Array(shown.prefix(2)), of: "browse")  // back to the second screen
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - ids: The identities of the screens that stay, root first.
+    ///   - stack: The stack: a path, or an identifier only one node has.
+    /// - Returns: The popped nodes, bottom first.
+    /// - Throws: ``HierarchyError`` when there is no such stack; when `ids` is empty
+    ///   (`cannot-pop-root`); when it names a screen that is not on the stack
+    ///   (`not-found`); or when a screen is not at its position on the stack, because
+    ///   `ids` reorders, repeats or skips screens (`not-a-prefix`).
+    @discardableResult
+    public mutating func setScreens(_ ids: [ScreenNode.ID], of stack: NodeReference) throws(HierarchyError)
+        -> [ScreenNode]
+    {
+        try modify(stack) { (node, visit) throws(HierarchyError) -> [ScreenNode] in
+            try Self.require(node, is: .stack, for: "set the screens of", visit)
+            guard !ids.isEmpty else {
+                throw HierarchyError(
+                    .cannotPopRoot, reference: visit.displayPath.description,
+                    message: "cannot set the screens of \(visit.displayPath) to none: its root stays")
+            }
+            for (position, id) in ids.enumerated() {
+                guard let current = node.children.firstIndex(where: { $0.id == id }) else {
+                    throw HierarchyError(
+                        .notFound, reference: visit.displayPath.description,
+                        message: "cannot set the screens of \(visit.displayPath): \(id) is not on that stack")
+                }
+                guard current == position else {
+                    throw HierarchyError(
+                        .notAPrefix, reference: visit.displayPath.description,
+                        message:
+                            "cannot set the screens of \(visit.displayPath): \(id) is at position \(current), not \(position); only screens at the top can be removed"
+                    )
+                }
+            }
+            return Self.popAbove(ids.count - 1, of: &node)
+        }
+    }
+
     /// Selects a tab by its identifier.
     ///
     /// - Parameters:
@@ -270,6 +380,13 @@ extension ScreenTree {
                 message:
                     "cannot \(operation) \(visit.displayPath): it is a \(node.kind.rawValue), not a \(kind.rawValue)")
         }
+    }
+
+    /// Removes a stack's screens above `position` and returns them, bottom first.
+    private static func popAbove(_ position: Int, of stack: inout ScreenNode) -> [ScreenNode] {
+        let popped = Array(stack.children[(position + 1)...])
+        stack.children.removeSubrange((position + 1)...)
+        return popped
     }
 
     private static func requireNothingPresented(_ node: ScreenNode, _ visit: Visit) throws(HierarchyError) {
