@@ -138,7 +138,7 @@ public struct RestorationHarness<Delegate: RestorationDelegate>: Sendable {
     /// entering the background does, then saves it in one simulated process, ends it,
     /// and launches a new one.
     ///
-    /// The screens' ``RestorableScreen/willEncodeRestorableState()`` hooks change `tree`
+    /// The screens' `willEncodeRestorableState()` hooks change `tree`
     /// itself, so the relaunched tree equals it:
     ///
     /// ```swift
