@@ -118,6 +118,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// uses ``launch(into:)``, which shows the restored screens before the
     /// restoration extensions end.
     ///
+    /// The screens' finished-restoring hooks run on the main actor, so the main
+    /// thread must not be blocked waiting for this launch: a command-line tool
+    /// awaits it from its `async` main, or runs the main run loop while it waits.
+    ///
     /// - Returns: The hierarchy and a report of what happened.
     /// - Throws: ``DeclarationError`` when the declaration has errors; nothing
     ///   is read or written then.
