@@ -128,10 +128,13 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     public func launch() async throws(DeclarationError) -> RestorationSession {
         let handover = try await beginLaunch()
         let finished = await runExtensions(of: handover)
-        let tree = await MainActor.run { [tree = handover.tree] in
-            var tree = tree
-            tree.finishRestoring(finished.results)
-            return tree
+        var tree = handover.tree
+        if !finished.results.isEmpty {  // no hop to the main actor when nothing was restored
+            tree = await MainActor.run { [tree] in
+                var tree = tree
+                tree.finishRestoring(finished.results)
+                return tree
+            }
         }
         let report = completeLaunch(handover, finished, interfaceIsUp: true)
         return RestorationSession(tree: tree, report: report)
