@@ -104,7 +104,8 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         let handover = try await beginLaunch()
         host.tree = handover.tree
         let finished = await runExtensions(of: handover)
-        host.tree.finishRestoring(finished.results)
+        // Not touched when nothing was restored: every change tells the host's observers.
+        if !finished.results.isEmpty { host.tree.finishRestoring(finished.results) }
         return await completeLaunch(handover, finished, interfaceIsUp: false)
     }
 
