@@ -18,7 +18,8 @@
 /// - A tree made before the tree the latest launch handed over is never written.
 /// - The marker a launch wrote stays until the launch has handed its tree over and then
 ///   the interface is reported up, a save is about to write, or (a launch without an
-///   interface) the launch completed.
+///   interface) the launch completed; a launch that restored nothing removes it at the
+///   handover.
 package struct CoordinatorStateMachine<Waiter> {
     /// Creates a machine with the turn free, no save made and no marker.
     package init() {}
@@ -176,10 +177,18 @@ package struct CoordinatorStateMachine<Waiter> {
     }
 
     /// The launch handed over the tree whose root is `root`: from now on an older tree is
-    /// never written.
-    package mutating func handedOver(root: ScreenNode.ID) {
+    /// never written. A launch that restored nothing removes its marker now: building the
+    /// interface cannot crash on an archive that was not restored.
+    ///
+    /// - Parameters:
+    ///   - root: The handed-over tree's root.
+    ///   - restored: Whether the launch restored the archive.
+    @discardableResult
+    package mutating func handedOver(root: ScreenNode.ID, restored: Bool = true) -> MarkerAction {
         handedOverRoot = root
-        if marker == .restoring { marker = .handedOver }
+        guard marker == .restoring else { return .keep }
+        marker = .handedOver
+        return restored ? .keep : .remove
     }
 
     /// Whether the marker goes now.

@@ -197,12 +197,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         var handover = await restore(initialTree: initialTree)
         // From here a save of a tree made before this one would write an older hierarchy over
         // the archive just restored.
-        machine.handedOver(root: handover.tree.root.id)
-        if handover.report.outcome != .restored, machine.marker == .handedOver {
-            // Nothing was restored (stale, declined, the root not restored): building the
-            // interface cannot crash on the archive, which stays for a later launch.
-            removeRestorationMarker(notes: &handover.report.notes)
-        }
+        let marker = machine.handedOver(
+            root: handover.tree.root.id, restored: handover.report.outcome == .restored)
+        if marker == .remove { removeRestorationMarker(notes: &handover.report.notes) }
         return handover
     }
 

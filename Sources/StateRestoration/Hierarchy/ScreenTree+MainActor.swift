@@ -23,9 +23,8 @@ extension ScreenTree {
     /// Calls ``RestorableScreen/restorationDidFinish(_:)`` on each screen of the tree
     /// that `results` names, in tree order; screens no longer in the tree get nothing.
     @MainActor mutating func finishRestoring(_ results: [ScreenNode.ID: RestorationResults]) {
-        guard !results.isEmpty else { return }
         root.forEachNode { node in
-            guard let screenResults = results[node.id], node.wasRestored else { return }
+            guard let screenResults = results[node.id] else { return }
             node.screen = node.screen?.finishingRestoration(screenResults)
         }
     }

@@ -95,7 +95,7 @@ import Testing
 
     /// One line of the marker's table: what happened, then the event asked about.
     struct MarkerCase: CustomTestStringConvertible, Sendable {
-        enum Step: Sendable { case written, handedOver, removed }
+        enum Step: Sendable { case written, handedOver, handedOverFresh, removed }
         enum Event: Sendable { case interfaceAppeared, saveWillWrite, launchCompleted(interfaceIsUp: Bool) }
         let steps: [Step]
         let event: Event
@@ -114,6 +114,7 @@ import Testing
             MarkerCase(
                 steps: [.written, .handedOver], event: .launchCompleted(interfaceIsUp: true), expected: .remove),
             MarkerCase(steps: [.handedOver], event: .interfaceAppeared, expected: .keep),
+            MarkerCase(steps: [.written, .handedOverFresh, .removed], event: .interfaceAppeared, expected: .keep),
             MarkerCase(steps: [.written, .handedOver, .removed], event: .saveWillWrite, expected: .keep),
         ])
     func marker(_ line: MarkerCase) throws {
@@ -122,7 +123,8 @@ import Testing
         for step in line.steps {
             switch step {
             case .written: machine.markerWritten()
-            case .handedOver: machine.handedOver(root: root)
+            case .handedOver: #expect(machine.handedOver(root: root) == .keep)
+            case .handedOverFresh: #expect(machine.handedOver(root: root, restored: false) == .remove)
             case .removed: machine.markerRemoved()
             }
         }
