@@ -413,9 +413,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// - Returns: What was saved and skipped.
     /// - Throws: ``DeclarationError`` when the declaration has errors;
     ///   ``RestorationError`` when a state does not encode or the store fails, the
-    ///   tree predates the launch, or (``RestorationError/Code/insideLaunch``) when
-    ///   called from a delegate callback of this coordinator's running launch, which
-    ///   waits for it. In every case nothing was written and the previous archive is
+    ///   tree predates the launch, the calling task was cancelled before the archive
+    ///   was written (``RestorationError/Code/cancelled``), or
+    ///   (``RestorationError/Code/insideLaunch``) when called from a delegate callback
+    ///   of this coordinator's running launch, which waits for it. In every case nothing was written and the previous archive is
     ///   intact.
     @discardableResult
     public func save(_ tree: ScreenTree) async throws -> SaveReport {
@@ -660,6 +661,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         log.phase("should-save")
         let appState = await delegate.willEncodeRestorableState()
         log.phase("will-encode")
+        try requireNotCancelled()
 
         let encoder = ArchiveEncoder()
         var report = SaveReport(saved: true)
@@ -709,6 +711,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         if configuration.budget.isEnforced, let first = report.budgetWarnings.first {
             throw RestorationError(.budgetExceeded, message: "not saved: \(first)")
         }
+        try requireNotCancelled()
         if machine.saveWillWrite() == .remove {
             // The app ran with the restored tree long enough to save: the archive is no longer
             // the one whose restoring might crash. The marker goes first: a marker left beside
@@ -732,6 +735,13 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         report.byteCount = sealed.count
         ignoresSnapshotOnNextSave = false
         return report
+    }
+
+    /// Stops a save whose task was cancelled, before it writes anything.
+    private func requireNotCancelled() throws(RestorationError) {
+        guard Task.isCancelled else { return }
+        throw RestorationError(
+            .cancelled, message: "not saved: the save was cancelled before writing; the previous archive stays")
     }
 
     // MARK: Reading

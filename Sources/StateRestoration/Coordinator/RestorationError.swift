@@ -44,6 +44,10 @@ public struct RestorationError: Error, Sendable, CustomStringConvertible {
         /// initial tree, which would replace the archive the launch is about to restore.
         /// Nothing was written.
         public static let saveBeforeLaunch = Code(rawValue: "save-before-launch")
+        /// The task running the save was cancelled (the background time the platform
+        /// gave ran out, say) before the archive was written. Nothing was written: the
+        /// previous archive is whole.
+        public static let cancelled = Code(rawValue: "cancelled")
     }
 
     /// What kind of failure this is.

@@ -39,6 +39,9 @@ public struct HierarchyError: Error, Sendable, CustomStringConvertible, Equatabl
         /// The screens given for a stack are not its bottom screens in order: the UI
         /// can only remove screens from the top.
         public static let notAPrefix = Code(rawValue: "not-a-prefix")
+        /// The UI asked for a change of a container's children no user action makes:
+        /// children reordered, or a child that is not there and is no screen to add.
+        public static let unsupportedChange = Code(rawValue: "unsupported-change")
     }
 
     /// What kind of failure this is.

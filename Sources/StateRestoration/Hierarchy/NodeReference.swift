@@ -3,16 +3,19 @@
 ///
 /// A node without an identifier (never saved) is named by its display path,
 /// where it and its unidentified ancestors appear by type key or kind in angle
-/// brackets: `"tabs/<scratch>"`.
+/// brackets: `"tabs/<scratch>"`. Any node can also be named by its identity
+/// (``node(_:)``), which stays while it is in the tree: what a UI layer holds.
 ///
 /// ```swift
 /// try tree.push(ProductScreen(state: .init(productID: "p-42")), onto: "browse")
 /// try tree.dismiss(from: "tabs/browse/product#1")
+/// try tree.update(ProductScreen.self, at: .node(entry.id)) { $0.state.quantity += 1 }
 /// ```
 public struct NodeReference: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     enum Form: Hashable, Sendable {
         case path(IdentifierPath)
         case identifier(String)
+        case node(ScreenNode.ID)
     }
 
     let form: Form
@@ -32,6 +35,21 @@ public struct NodeReference: Hashable, Sendable, ExpressibleByStringLiteral, Cus
         form = .path(path)
     }
 
+    /// Names a node by its identity: the node itself, wherever it is in the tree.
+    ///
+    /// - Parameter id: The node's identity.
+    public init(_ id: ScreenNode.ID) {
+        form = .node(id)
+    }
+
+    /// Names a node by its identity, as ``init(_:)-(ScreenNode.ID)`` does.
+    ///
+    /// - Parameter id: The node's identity.
+    /// - Returns: The reference.
+    public static func node(_ id: ScreenNode.ID) -> NodeReference {
+        NodeReference(id)
+    }
+
     /// Names a node by path or identifier, as ``init(_:)-(String)`` does.
     ///
     /// - Parameter value: The path or identifier.
@@ -44,6 +62,7 @@ public struct NodeReference: Hashable, Sendable, ExpressibleByStringLiteral, Cus
         switch form {
         case .path(let path): path.description
         case .identifier(let identifier): identifier
+        case .node(let id): id.description
         }
     }
 }

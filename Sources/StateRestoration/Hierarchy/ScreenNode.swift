@@ -14,7 +14,7 @@ public struct ScreenNode: Sendable, Equatable, Identifiable {
     /// The node's identity: made when the node is made (restored, initial, pushed,
     /// presented or added) and kept by every copy and every change of its state.
     /// Not part of equality.
-    public let id: ID
+    public internal(set) var id: ID
 
     /// The declared restoration identifier; nil means the node and everything
     /// under it are not saved.
@@ -44,9 +44,9 @@ public struct ScreenNode: Sendable, Equatable, Identifiable {
 
     init(
         declaration: DeclarationNode, identifier: String?, screen: (any RestorableScreen)?,
-        children: [ScreenNode] = [], selectedIndex: Int? = nil
+        children: [ScreenNode] = [], selectedIndex: Int? = nil, id: ID = .make()
     ) {
-        self.id = ID.make()
+        self.id = id
         self.declaration = declaration
         self.identifier = identifier
         self.screen = screen

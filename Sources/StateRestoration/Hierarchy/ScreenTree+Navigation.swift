@@ -19,11 +19,19 @@ extension ScreenTree {
     public mutating func push<S: RestorableScreen>(
         _ screen: S, onto stack: NodeReference, id: String? = nil
     ) throws(HierarchyError) {
+        try push(screen, onto: stack, id: id, nodeID: .make())
+    }
+
+    /// Pushes a screen as a node with a given identity.
+    mutating func push<S: RestorableScreen>(
+        _ screen: S, onto stack: NodeReference, id: String?, nodeID: ScreenNode.ID
+    ) throws(HierarchyError) {
         try modify(stack) { (node, visit) throws(HierarchyError) in
             try Self.require(node, is: .stack, for: "push onto", visit)
             let declared = try Self.declaration(
                 of: S.self, id: id, among: node.declaration.pushable, role: "pushable", visit)
-            node.children.append(ScreenNode(declaration: declared, identifier: declared.identifier, screen: screen))
+            node.children.append(
+                ScreenNode(declaration: declared, identifier: declared.identifier, screen: screen, id: nodeID))
         }
     }
 
@@ -218,11 +226,19 @@ extension ScreenTree {
     public mutating func present<S: RestorableScreen>(
         _ screen: S, over presenter: NodeReference, id: String? = nil
     ) throws(HierarchyError) {
+        try present(screen, over: presenter, id: id, nodeID: .make())
+    }
+
+    /// Presents a screen as a node with a given identity.
+    mutating func present<S: RestorableScreen>(
+        _ screen: S, over presenter: NodeReference, id: String?, nodeID: ScreenNode.ID
+    ) throws(HierarchyError) {
         try modify(presenter) { (node, visit) throws(HierarchyError) in
             let declared = try Self.declaration(
                 of: S.self, id: id, among: node.declaration.presentable, role: "presentable", visit)
             try Self.requireNothingPresented(node, visit)
-            node.presented = ScreenNode(declaration: declared, identifier: declared.identifier, screen: screen)
+            node.presented = ScreenNode(
+                declaration: declared, identifier: declared.identifier, screen: screen, id: nodeID)
         }
     }
 
@@ -235,6 +251,13 @@ extension ScreenTree {
     /// - Throws: ``HierarchyError`` when the presenter is missing, already presents
     ///   something, or declares no such element.
     public mutating func presentDeclared(_ id: String, over presenter: NodeReference) throws(HierarchyError) {
+        try presentDeclared(id, over: presenter, nodeID: nil)
+    }
+
+    /// Presents a declared element whose root node takes a given identity.
+    mutating func presentDeclared(_ id: String, over presenter: NodeReference, nodeID: ScreenNode.ID?)
+        throws(HierarchyError)
+    {
         try modify(presenter) { (node, visit) throws(HierarchyError) in
             guard let declared = node.declaration.presentable.first(where: { $0.identifier == id }),
                 let initial = declared.makeInitialNode()
@@ -244,7 +267,9 @@ extension ScreenTree {
                     message: "\(visit.displayPath) declares no presentable element \(id) with initial screens")
             }
             try Self.requireNothingPresented(node, visit)
-            node.presented = initial
+            var presented = initial
+            if let nodeID { presented.id = nodeID }
+            node.presented = presented
         }
     }
 
@@ -285,6 +310,13 @@ extension ScreenTree {
     public mutating func addChild<S: RestorableScreen>(
         _ screen: S, id: String? = nil, to container: NodeReference
     ) throws(HierarchyError) {
+        try addChild(screen, id: id, to: container, nodeID: .make())
+    }
+
+    /// Adds a child as a node with a given identity.
+    mutating func addChild<S: RestorableScreen>(
+        _ screen: S, id: String?, to container: NodeReference, nodeID: ScreenNode.ID
+    ) throws(HierarchyError) {
         try modify(container) { (node, visit) throws(HierarchyError) in
             try Self.require(node, is: .container, for: "add a child to", visit)
             // A restore finds a child's declaration by its identifier first, then by its type:
@@ -322,7 +354,7 @@ extension ScreenTree {
                         "\(visit.displayPath) declares \(identifier) as presentable; a child cannot take that identifier"
                 )
             }
-            node.children.append(ScreenNode(declaration: declared, identifier: identifier, screen: screen))
+            node.children.append(ScreenNode(declaration: declared, identifier: identifier, screen: screen, id: nodeID))
         }
     }
 

@@ -133,9 +133,16 @@ public struct ScreenTree: Sendable, Equatable {
             walk { visit in
                 if visit.path?.last == identifier || visit.node.identifier == identifier { matches.append(visit) }
             }
+        case .node(let id):
+            walk { visit in if visit.node.id == id { matches.append(visit) } }
         }
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty {
+            if case .node = reference.form {
+                throw HierarchyError(
+                    .notFound, reference: reference.description,
+                    message: "\(reference) is not in the tree: it was closed or replaced")
+            }
             throw HierarchyError(.notFound, reference: reference.description, message: "no node named \(reference)")
         }
         let names = matches.map { ($0.path ?? $0.displayPath).description }.joined(separator: ", ")

@@ -165,12 +165,3 @@ private struct GatedDelegate: RestorationDelegate {
         return tree
     }
 }
-
-/// A delegate whose saves wait at a gate.
-private struct GatedSaveDelegate: RestorationDelegate {
-    let gate: Gate
-    func shouldSave(_ metadata: inout RestorationMetadata) async -> Bool {
-        await gate.wait()
-        return true
-    }
-}

@@ -28,7 +28,9 @@ final class Gate: Sendable {
 
 /// Yields until `condition` holds; fails the wait (returns false) after many tries
 /// instead of hanging a broken test forever.
-func eventually(_ condition: () async -> Bool) async -> Bool {
+func eventually(
+    isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
+) async -> Bool {
     for _ in 0..<1_000_000 {
         if await condition() { return true }
         await Task.yield()

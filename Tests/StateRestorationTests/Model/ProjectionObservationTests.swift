@@ -1,0 +1,100 @@
+import Observation
+import StateRestoration
+import Testing
+
+/// A projection tells its observers of the changes it shows, and of no other.
+@MainActor
+@Suite struct ProjectionObservationTests {
+    let model: RestorationModel<DefaultRestorationDelegate>
+
+    init() throws {
+        model = try RestorationModel(screens: Shop.declaration(), store: InMemoryStore())
+        try model.tree.push(ProductScreen("p-1"), onto: "browse")
+    }
+
+    @Test func stackPathSeesPushesAndPopsOnly() throws {
+        let path = model.path(of: "browse")
+        #expect(
+            try changeIsObserved(reading: { _ = path.wrappedValue }) {
+                try model.tree.push(ProductScreen("p-2"), onto: "browse")
+            })
+        #expect(try changeIsObserved(reading: { _ = path.wrappedValue }) { try model.tree.pop(from: "browse") })
+        #expect(
+            !changeIsObserved(reading: { _ = path.wrappedValue }) {
+                try? model.tree.update(ProductScreen.self, at: "product#1") { $0.state.quantity = 5 }
+            })
+        #expect(
+            !changeIsObserved(reading: { _ = path.wrappedValue }) { try? model.tree.selectTab("settings", in: "tabs") })
+        #expect(
+            !changeIsObserved(reading: { _ = path.wrappedValue }) {
+                try? model.tree.update(SettingsScreen.self, at: "settings") { $0.state.region = "jp" }
+            })
+    }
+
+    @Test func stateSeesItsOwnScreenOnly() throws {
+        let query = try #require(model.state(of: SearchScreen.self, at: "search#0"))
+        #expect(
+            try changeIsObserved(reading: { _ = query.wrappedValue }) {
+                try model.tree.update(SearchScreen.self, at: "search#0") { $0.state.query = "milk" }
+            })
+        #expect(query.wrappedValue.query == "milk")
+        #expect(
+            !changeIsObserved(reading: { _ = query.wrappedValue }) {
+                try? model.tree.push(ProductScreen("p-2"), onto: "browse")
+            })
+        #expect(
+            !changeIsObserved(reading: { _ = query.wrappedValue }) {
+                try? model.tree.update(ProductScreen.self, at: "product#1") { $0.state.quantity = 5 }
+            })
+        #expect(
+            !changeIsObserved(reading: { _ = query.wrappedValue }) { try? model.tree.selectTab("settings", in: "tabs") }
+        )
+    }
+
+    @Test func selectedTabSeesSelectionOnly() throws {
+        let tab = model.selectedTab(in: "tabs")
+        #expect(tab.wrappedValue == "browse")
+        #expect(
+            try changeIsObserved(reading: { _ = tab.wrappedValue }) { try model.tree.selectTab("settings", in: "tabs") }
+        )
+        #expect(tab.wrappedValue == "settings")
+        #expect(
+            !changeIsObserved(reading: { _ = tab.wrappedValue }) {
+                try? model.tree.push(ProductScreen("p-2"), onto: "browse")
+            })
+        #expect(
+            !changeIsObserved(reading: { _ = tab.wrappedValue }) {
+                try? model.tree.update(SearchScreen.self, at: "search#0") { $0.state.query = "tea" }
+            })
+    }
+
+    @Test func presentedSeesPresentingAndDismissingOnly() throws {
+        let sheet = model.presented(over: "product#1")
+        #expect(
+            try changeIsObserved(reading: { _ = sheet.wrappedValue }) {
+                try model.tree.present(ComposeScreen(), over: "product#1")
+            })
+        #expect(
+            !changeIsObserved(reading: { _ = sheet.wrappedValue }) {
+                try? model.tree.update(ComposeScreen.self, at: "compose") { $0.state.body = "Hello" }
+            })
+        #expect(try changeIsObserved(reading: { _ = sheet.wrappedValue }) { try model.tree.dismiss(from: "product#1") })
+    }
+
+    @Test func aScreenClosedTellsItsStateObservers() throws {
+        let product = try #require(model.state(of: ProductScreen.self, at: "product#1"))
+        #expect(try changeIsObserved(reading: { _ = product.wrappedValue }) { try model.tree.pop(from: "browse") })
+        // The closed screen's last state stays readable; writing it is refused, naming the node.
+        #expect(product.wrappedValue.productID == "p-1")
+        #expect(throws: HierarchyError.self) { try product.set(.init(productID: "p-9")) }
+        product.wrappedValue = .init(productID: "p-9")
+        #expect(model.lastRefusal?.code == .notFound)
+    }
+
+    @Test func theWholeTreeSeesEveryChange() throws {
+        #expect(
+            try changeIsObserved(reading: { _ = model.tree }) {
+                try model.tree.update(SearchScreen.self, at: "search#0") { $0.state.query = "tea" }
+            })
+    }
+}
