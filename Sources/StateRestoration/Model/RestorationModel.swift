@@ -406,8 +406,12 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
             await saveForPhase(phase)
         }
         saves.task = nil
-        saves.requested = nil
-        endBackgroundTime()
+        // A request made after the background time expired runs in a task of its own.
+        if saves.requested != nil {
+            saves.task = Task { [weak self] in await self?.runRequestedSaves() }
+        } else {
+            endBackgroundTime()
+        }
     }
 
     /// One save for a phase; skipped when it follows the inactive save of the same
@@ -431,6 +435,7 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
 
     /// The background time ran out: the running save stops before it writes.
     private func backgroundTimeExpired() {
+        saves.requested = nil
         saves.task?.cancel()
         endBackgroundTime()
     }

@@ -96,6 +96,30 @@ import Testing
         #expect(relaunched.tree.screen(DraftScreen.self, at: "draft")?.state.text == "saved draft")
     }
 
+    @Test func aSaveRequestedAfterTheTimeExpiredStillRuns() async throws {
+        let store = CountingStore()
+        let time = TestBackgroundTime()
+        let gate = Gate()
+        let model = try RestorationModel(
+            screens: Shop.declaration(), store: store, delegate: GatedSaveDelegate(gate: gate), backgroundTime: time)
+        try await model.launch()
+        model.handle(.background)
+        #expect(await eventually { gate.waiterCount == 1 })
+        time.expire()  // the cancelled save still waits at the gate
+
+        model.handle(.active)
+        try model.tree.push(ProductScreen("p-1"), onto: "browse")
+        model.handle(.background)
+        #expect(time.begun == [1, 2])
+        gate.open()
+        await model.savesFinished()
+        #expect(store.writeCount == 1)  // the second save wrote; the first stopped before writing
+        #expect(time.ended == [1, 2])
+        let relaunched = try RestorationModel(screens: Shop.declaration(), store: store)
+        try await relaunched.launch()
+        #expect(relaunched.tree["product#1"] != nil)
+    }
+
     @Test func aRelaunchShowsWhatTheProjectionsShowed() async throws {
         let store = InMemoryStore()
         let model = try RestorationModel(screens: Shop.declaration(), store: store)
