@@ -485,7 +485,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///
     /// - Returns: The archive's info, or nil.
     public func savedArchiveInfo() -> ArchiveInfo? {
-        guard let data = try? store.read(configuration.storeKey), let (_, info) = try? Self.open(data) else {
+        guard let data = try? store.read(configuration.storeKey), let (_, info) = try? RestorationArchive.open(data) else {
             return nil
         }
         let markerFound = restorationMarkerKey.map { (try? store.read($0)) != nil } ?? false
@@ -800,41 +800,15 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             notes.append("crash-loop protection is off: no marker key can be made from the store key \(key)")
         }
         do {
-            let (archive, info) = try Self.open(data)
+            let (archive, info) = try RestorationArchive.open(data)
             return .archive(archive, info)
         } catch {
-            let check = Self.failedCheck(error)
+            let check = RestorationArchive.failedCheck(error)
             var report = LaunchReport(
                 outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (\(check)): \(error)"))
             reject(key, reason: check, into: &report)
             return .fresh(report)
         }
-    }
-
-    /// Opens an archive's envelope and decodes its body: every check but the
-    /// restoration marker and the archive's age.
-    private static func open(_ data: Data) throws -> (RestorationArchive, ArchiveInfo) {
-        let opened = try ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion)
-        let archive = try ArchiveDecoder().decode(RestorationArchive.self, from: opened.body)
-        guard RestorationArchive.plausibleSaveDates.contains(archive.savedAt.timeIntervalSince1970) else {
-            throw ArchiveError(
-                .invalidSaveDate, "the archive says it was saved \(archive.savedAt.timeIntervalSince1970) s after 1970")
-        }
-        let info = ArchiveInfo(
-            formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
-            metadata: archive.metadata, screenCount: archive.screenCount,
-            ignoresSnapshot: archive.ignoresSnapshot ?? false)
-        return (archive, info)
-    }
-
-    /// The archive check an error names: the codec's code, found through the
-    /// decoding errors that wrap it, or `undecodable-body`.
-    private static func failedCheck(_ error: any Error) -> String {
-        if let error = error as? ArchiveError { return error.code.rawValue }
-        if case .dataCorrupted(let context) = error as? DecodingError, let underlying = context.underlyingError {
-            return failedCheck(underlying)
-        }
-        return "undecodable-body"
     }
 
     /// The key of the marker that says a restoration is under way.
