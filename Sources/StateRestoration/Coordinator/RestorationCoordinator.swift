@@ -37,6 +37,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
     /// The shared objects saved with every archive, by identifier.
     private(set) var objects: [String: any RestorableObject] = [:]
+    /// The objects the windows of the ``RestorationScenes`` that made this coordinator
+    /// share, restored once per process and saved in an archive of their own; nil for a
+    /// coordinator made on its own.
+    nonisolated let sharedObjects: SharedObjects?
     /// Whether the next archive written asks not to show its snapshot.
     private var ignoresSnapshotOnNextSave = false
 
@@ -51,10 +55,20 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         screens: ScreenDeclaration, store: any RestorationStore, delegate: Delegate,
         configuration: RestorationConfiguration = RestorationConfiguration()
     ) {
+        self.init(screens: screens, store: store, delegate: delegate, configuration: configuration, sharedObjects: nil)
+    }
+
+    /// Creates a coordinator for one window of a ``RestorationScenes``, whose launches
+    /// restore the windows' shared objects (once per process) and whose saves save them.
+    init(
+        screens: ScreenDeclaration, store: any RestorationStore, delegate: Delegate,
+        configuration: RestorationConfiguration, sharedObjects: SharedObjects?
+    ) {
         self.declaration = screens
         self.store = store
         self.delegate = delegate
         self.configuration = configuration
+        self.sharedObjects = sharedObjects
     }
 
     // MARK: Launching
@@ -250,6 +264,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         await delegate.willFinishLaunching(
             RestorationContext(identifierPath: nil, archiveInfo: nil, extensions: extensions))
         log.phase("will-finish-launching")
+        // Restored by the process's first window launch only: a later one would take the
+        // live objects back to an older state.
+        let shared = await sharedObjects?.restore()
+        if shared != nil { log.phase("restore the objects the windows share") }
+        // A window's own object takes the place of a shared one registered under its identifier.
+        let contextObjects = (shared?.objects ?? [:]).merging(objects) { _, own in own }
 
         var report: LaunchReport
         var tree = initialTree
@@ -285,9 +305,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     break
                 }
                 var objectNotes: [String] = []
-                let restoredObjects = await restoreObjects(archive.objects ?? [], notes: &objectNotes)
+                let restoredObjects = await restoreObjects(
+                    archive.objects ?? [], sharedIdentifiers: Set(shared.map { Array($0.objects.keys) } ?? []),
+                    notes: &objectNotes)
                 log.phase("restore shared objects")
-                var restoration = Restoration(info: info, extensions: extensions, objects: objects, now: now)
+                var restoration = Restoration(info: info, extensions: extensions, objects: contextObjects, now: now)
                 let restoredRoot = await restore(
                     root, declared: declaredRoot.declaration, path: IdentifierPath([root.id]), into: &restoration)
                 log.phase("re-create and decode screens")
@@ -319,7 +341,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     await delegate.didDecodeRestorableState(
                         appState,
                         context: RestorationContext(
-                            identifierPath: nil, archiveInfo: info, extensions: extensions, objects: objects))
+                            identifierPath: nil, archiveInfo: info, extensions: extensions, objects: contextObjects))
                     log.phase("did-decode")
                 }
             } else {
@@ -330,11 +352,15 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
         report.restoredPaths = restoredScreens.compactMap(\.path)
         report.notes += markerNotes
+        if let shared {
+            report.restoredObjects = shared.restoredIdentifiers + report.restoredObjects
+            report.notes = shared.notes + report.notes
+        }
 
         await delegate.didFinishLaunching(
             report,
             context: RestorationContext(
-                identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions, objects: objects))
+                identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions, objects: contextObjects))
         log.phase("did-finish-launching")
         return Handover(tree: tree, report: report, extensions: extensions, restored: restoredScreens, log: log)
     }
@@ -721,6 +747,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     .storeFailed,
                     message: "not saved: \(notes.first ?? "the restoration marker could not be removed")")
             }
+        }
+        // The objects the windows share go to their own archive, before this window's.
+        if let sharedObjects {
+            try await sharedObjects.save()
+            log.phase("save the objects the windows share")
         }
         do {
             try store.write(sealed, to: configuration.storeKey)
