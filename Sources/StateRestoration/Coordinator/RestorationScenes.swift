@@ -9,7 +9,10 @@ import Synchronization
 /// `UISceneSession.persistentIdentifier`). `RestorationScenes` hands out one
 /// ``RestorationCoordinator`` per scene, each saving to its own key in the store,
 /// `scene-<identifier>`; so scenes are saved and restored independently, and saving
-/// one never touches another's archive. When the user closes a window for good (UIKit's
+/// one never touches another's archive. A scene shows the screens of the scenes'
+/// ``declaration`` unless it is given its own
+/// (``coordinator(for:screens:store:)``): a compose window beside browsing windows.
+/// When the user closes a window for good (UIKit's
 /// `application(_:didDiscardSceneSessions:)`), discard its scene, which removes its
 /// archive.
 ///
@@ -53,7 +56,7 @@ import Synchronization
 /// The object is Sendable: its coordinators and shared objects are kept behind
 /// mutexes, and every method may be called from any task.
 public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
-    /// The app's screens, shared by every scene.
+    /// The app's screens: those of every scene not given a declaration of its own.
     public let declaration: ScreenDeclaration
     /// Where every scene's archive is kept, each under its own key, and the archive of
     /// the objects the windows share.
@@ -94,7 +97,7 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - screens: The app's screen declaration, shared by every scene.
+    ///   - screens: The app's screen declaration: that of every scene not given its own.
     ///   - store: Where the archives are kept: one per scene, and the shared objects'.
     ///   - configuration: The settings of every scene's coordinator; its store key
     ///     is replaced by the scene's.
@@ -121,7 +124,7 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - screens: The app's screen declaration, shared by every scene.
+    ///   - screens: The app's screen declaration: that of every scene not given its own.
     ///   - store: Where the archives are kept: one per scene, and the shared objects'.
     ///   - delegate: The delegate of every scene's coordinator.
     ///   - configuration: The settings of every scene's coordinator; its store key
@@ -135,10 +138,11 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
 
     /// The coordinator that saves and restores one scene.
     ///
-    /// The first call for a scene makes its coordinator, configured like
-    /// ``configuration`` but with the scene's ``storeKey(for:)``; later calls return
-    /// the same coordinator, so the scene's saves stay in order and reuse each other's
-    /// encoded states. After ``discardScene(_:)``, the next call makes a new one.
+    /// The first call for a scene makes its coordinator, with the scenes'
+    /// ``declaration`` and ``store``, configured like ``configuration`` but with the
+    /// scene's ``storeKey(for:)``; later calls return the same coordinator, whatever
+    /// declaration it was made with, so the scene's saves stay in order and reuse each
+    /// other's encoded states. After ``discardScene(_:)``, the next call makes a new one.
     ///
     /// ```swift
     /// try await scenes.coordinator(for: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F").launch(into: windowModel)
@@ -159,12 +163,73 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         }
     }
 
+    /// The coordinator that saves and restores one scene with screens of its own: a
+    /// window that shows another part of the app than the others (a compose window, an
+    /// inspector), or an archive kept elsewhere.
+    ///
+    /// The first call for a scene makes its coordinator with `screens`, and with
+    /// `store` when one is given; later calls return that coordinator. A scene keeps
+    /// its declaration until it is discarded: asking for it with a declaration of
+    /// another structure (other identifiers, kinds or screen types) throws, as it
+    /// would read the scene's archive with screens it was not saved with. Give a scene
+    /// the same declaration at every launch, from what its session keeps (its
+    /// `userInfo`, say).
+    ///
+    /// ```swift
+    /// // scene(_:willConnectTo:options:)
+    /// let screens = session.userInfo?["window"] as? String == "compose" ? composeScreens : browseScreens
+    /// let coordinator = try scenes.coordinator(for: session.persistentIdentifier, screens: screens)
+    /// try await coordinator.launch(into: windowModel)
+    /// ```
+    ///
+    /// The windows' shared objects are restored and saved as with
+    /// ``coordinator(for:)``, whatever the scene's declaration or store.
+    ///
+    /// - Parameters:
+    ///   - sceneIdentifier: The scene's persistent identifier.
+    ///   - screens: The scene's screen declaration.
+    ///   - store: Where the scene's archive is kept, when not in the scenes' ``store``:
+    ///     an ``ActivityStore`` made from the bytes the scene's session kept, say. Only
+    ///     the call that makes the coordinator uses it; a later call returns the
+    ///     coordinator with the store it was made with, which holds the scene's newest
+    ///     archive, so read that one back from ``RestorationCoordinator/store``. Scenes
+    ///     whose archives are in a store of their own are not listed by ``savedScenes()``.
+    /// - Returns: The scene's coordinator.
+    /// - Throws: ``RestorationError`` with code
+    ///   ``RestorationError/Code/invalidSceneIdentifier`` when the identifier cannot name
+    ///   an archive, or ``RestorationError/Code/sceneDeclarationConflict`` when the
+    ///   scene already has a coordinator with a declaration of another structure.
+    public func coordinator(
+        for sceneIdentifier: String, screens: ScreenDeclaration, store: (any RestorationStore)? = nil
+    ) throws(RestorationError) -> RestorationCoordinator<Delegate> {
+        let key = try Self.storeKey(for: sceneIdentifier)
+        let result = coordinators.withLock { coordinators -> RestorationCoordinator<Delegate>? in
+            if let existing = coordinators[sceneIdentifier] {
+                return existing.declaration.hasSameStructure(as: screens) ? existing : nil
+            }
+            let made = makeCoordinator(sceneIdentifier: sceneIdentifier, key: key, screens: screens, store: store)
+            coordinators[sceneIdentifier] = made
+            return made
+        }
+        guard let result else {
+            throw RestorationError(
+                .sceneDeclarationConflict,
+                message:
+                    "scene \(sceneIdentifier) already has a coordinator with another screen declaration; discard the scene before giving it other screens"
+            )
+        }
+        return result
+    }
+
     /// A coordinator for a scene: the base configuration with the scene's key.
-    private func makeCoordinator(sceneIdentifier: String, key: StoreKey) -> RestorationCoordinator<Delegate> {
+    private func makeCoordinator(
+        sceneIdentifier: String, key: StoreKey, screens: ScreenDeclaration? = nil,
+        store: (any RestorationStore)? = nil
+    ) -> RestorationCoordinator<Delegate> {
         var sceneConfiguration = configuration
         sceneConfiguration.storeKey = key
         return RestorationCoordinator(
-            screens: declaration, store: store, delegate: makeDelegate(sceneIdentifier),
+            screens: screens ?? declaration, store: store ?? self.store, delegate: makeDelegate(sceneIdentifier),
             configuration: sceneConfiguration, sharedObjects: sharedObjects)
     }
 
@@ -223,7 +288,7 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     /// Keys of the store that are not scene archives (another coordinator's
     /// `main`, the shared objects' ``sharedObjectsKey``) and the markers written
     /// beside archives while a launch restores (`scene-<identifier>.restoring`) are
-    /// not listed.
+    /// not listed, nor are scenes whose archive is in a store of their own.
     ///
     /// ```swift
     /// for sceneID in try scenes.savedScenes() where !openSessions.contains(sceneID) {
@@ -345,7 +410,7 @@ extension RestorationScenes where Delegate == DefaultRestorationDelegate {
     /// ```
     ///
     /// - Parameters:
-    ///   - screens: The app's screen declaration, shared by every scene.
+    ///   - screens: The app's screen declaration: that of every scene not given its own.
     ///   - store: Where the archives are kept: one per scene, and the shared objects'.
     ///   - configuration: The settings of every scene's coordinator; its store key
     ///     is replaced by the scene's.
