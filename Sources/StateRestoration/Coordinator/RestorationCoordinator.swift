@@ -79,7 +79,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// restoration has finished.
     ///
     /// The order is UIKit's:
-    /// 1. ``RestorationDelegate/willFinishLaunching(_:)``;
+    /// 1. ``RestorationDelegate/willFinishLaunching(_:)``, then, for a window of a
+    ///    ``RestorationScenes``, the objects the windows share are restored from their
+    ///    own archive: by the process's first window launch only, which the others
+    ///    wait for;
     /// 2. the archive is read and checked, and
     ///    ``RestorationDelegate/shouldRestore(_:)`` is asked;
     /// 3. screens are re-created top-down (the type's factory, else the delegate),
@@ -473,6 +476,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///
     /// Register objects before ``launch(into:)`` (or ``launch()``) so they can take back their state;
     /// screens find them with ``RestorationContext/object(_:identifier:)``.
+    ///
+    /// An object registered here belongs to this coordinator's archive. In an app with
+    /// several windows, register an object the windows share with the
+    /// ``RestorationScenes`` instead (``RestorationScenes/register(_:identifier:)``),
+    /// or every window would save it and take it back at its own launch.
     ///
     /// - Parameters:
     ///   - object: The object.
