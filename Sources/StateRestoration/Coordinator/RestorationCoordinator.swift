@@ -519,7 +519,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///
     /// - Returns: The archive's info, or nil.
     public func savedArchiveInfo() -> ArchiveInfo? {
-        guard let data = try? store.read(configuration.storeKey), let (_, info) = try? RestorationArchive.open(data) else {
+        guard let data = try? store.read(configuration.storeKey),
+            let (_, info) = try? RestorationArchive.open(data)
+        else {
             return nil
         }
         let markerFound = restorationMarkerKey.map { (try? store.read($0)) != nil } ?? false

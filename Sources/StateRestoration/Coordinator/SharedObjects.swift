@@ -184,7 +184,9 @@ package final class SharedObjects: Sendable {
             setStored([])
             return []
         } else if markerFound {
-            notes.append("the previous launch died while restoring the shared objects; restoring them anyway (restoresAfterCrash)")
+            notes.append(
+                "the previous launch died while restoring the shared objects; restoring them anyway (restoresAfterCrash)"
+            )
         }
         do {
             try store.write(Data("restoring since \(Date())".utf8), to: markerKey)

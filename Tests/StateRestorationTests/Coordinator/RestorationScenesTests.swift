@@ -234,7 +234,9 @@ private struct SceneDelegate: RestorationDelegate {
         let scenes = RestorationScenes(screens: Shop.declaration(), store: InMemoryStore())
         let composing = try scenes.coordinator(for: "window-1", screens: compose)
         // The same structure, made again, and the scene's coordinator without a declaration.
-        #expect(try scenes.coordinator(for: "window-1", screens: ScreenDeclaration { Screen(ComposeScreen(), id: "compose") }) === composing)
+        #expect(
+            try scenes.coordinator(
+                for: "window-1", screens: ScreenDeclaration { Screen(ComposeScreen(), id: "compose") }) === composing)
         #expect(try scenes.coordinator(for: "window-1") === composing)
 
         let error = try #require(throws: RestorationError.self) {

@@ -197,7 +197,8 @@ enum Windows {
         // The windows' archives hold no shared object: one archive does.
         #expect(try Windows.archivedObjects("scene-window-1", in: store) == nil)
         #expect(try Windows.archivedObjects("scene-window-2", in: store) == nil)
-        #expect(try Windows.archivedObjects(RestorationScenes<DefaultRestorationDelegate>.sharedObjectsKey, in: store) == ["cart"])
+        let sharedKey = RestorationScenes<DefaultRestorationDelegate>.sharedObjectsKey
+        #expect(try Windows.archivedObjects(sharedKey, in: store) == ["cart"])
 
         let scenes = makeScenes(FileStore(directory: directory.url))
         let restored = WindowCart()

@@ -79,7 +79,9 @@ private struct MarkerWatcher: RestorationDelegate {
         #expect(relaunched.tree == (try Shop.busyTree()))
     }
 
-    @Test("with a marker store, the marker is kept there during a launch, and a crash while restoring makes the next launch fresh")
+    @Test(
+        "with a marker store, the marker is kept there during a launch, and a crash while restoring makes the next launch fresh"
+    )
     func markersOutliveTheProcess() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -138,7 +140,9 @@ private struct MarkerWatcher: RestorationDelegate {
         #expect(try keyed.read(.main) == nil)
     }
 
-    @Test("a window of a RestorationScenes keeps its archive in its activity, and the shared objects in the scenes' store")
+    @Test(
+        "a window of a RestorationScenes keeps its archive in its activity, and the shared objects in the scenes' store"
+    )
     func windowOfScenes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -154,7 +158,9 @@ private struct MarkerWatcher: RestorationDelegate {
         #expect(try directory.fileNames() == ["shared.restoration"])
         #expect(try activity.keys() == ["scene-window-1"])
         // Later calls return the coordinator with the store it was made with.
-        #expect(try scenes.coordinator(for: "window-1", screens: Windows.browse, store: ActivityStore(archive: nil)) === coordinator)
+        #expect(
+            try scenes.coordinator(for: "window-1", screens: Windows.browse, store: ActivityStore(archive: nil))
+                === coordinator)
 
         let relaunched = RestorationScenes(screens: Windows.browse, store: FileStore(directory: directory.url))
         let restored = WindowCart()
