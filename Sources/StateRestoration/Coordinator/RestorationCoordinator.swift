@@ -438,6 +438,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// encoded bytes (``SaveReport/reusedStateCount``), so saving a large
     /// hierarchy where one screen changed encodes one state.
     ///
+    /// A window of a ``RestorationScenes`` first saves the objects the windows share to
+    /// their own archive (see ``RestorationScenes/register(_:identifier:)``); when that
+    /// fails, the window's archive is not written either. When the window's own write
+    /// fails after it, the shared archive holds the newer states, whole.
+    ///
     /// - Parameter tree: The hierarchy to save.
     /// - Returns: What was saved and skipped.
     /// - Throws: ``DeclarationError`` when the declaration has errors;
