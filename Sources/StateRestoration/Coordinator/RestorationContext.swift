@@ -26,7 +26,8 @@ public final class RestorationContext: Sendable {
 
     let extensions: RestorationExtensions
 
-    /// The shared objects registered with the coordinator; empty in
+    /// The shared objects registered with the coordinator, and with the
+    /// ``RestorationScenes`` that made it; empty in
     /// ``RestorationDelegate/willFinishLaunching(_:)``, before any is restored.
     let objects: [String: any RestorableObject]
 
@@ -40,13 +41,17 @@ public final class RestorationContext: Sendable {
         self.objects = objects
     }
 
-    /// The shared object registered under an identifier.
+    /// The shared object registered under an identifier, with the coordinator or with
+    /// the ``RestorationScenes`` that made it (the coordinator's own object, when both
+    /// have one under the identifier).
     ///
     /// Every screen that asks for one identifier gets the one instance, and so do
     /// ``RestorationDelegate/didDecodeRestorableState(_:context:)`` and
     /// ``RestorationDelegate/didFinishLaunching(_:context:)``. During a launch that
     /// restores, the object has taken back its saved state before any screen or the
-    /// delegate sees it. In ``RestorationDelegate/willFinishLaunching(_:)`` no object
+    /// delegate sees it; an object the windows of a ``RestorationScenes`` share has
+    /// taken it back in the process's first window launch, and later windows get it
+    /// as the user left it. In ``RestorationDelegate/willFinishLaunching(_:)`` no object
     /// is available yet, and this returns nil.
     ///
     /// - Parameters:

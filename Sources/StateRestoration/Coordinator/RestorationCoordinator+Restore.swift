@@ -165,10 +165,21 @@ extension RestorationCoordinator {
 
     /// Gives each registered shared object its saved state, before any screen is
     /// made; returns the identifiers restored, and notes what was not.
-    func restoreObjects(_ archived: [ArchivedObject], notes: inout [String]) async -> [String] {
+    ///
+    /// An object the windows share (one of `sharedIdentifiers`) that an older build saved
+    /// in this window's archive is left alone: it was restored from the shared archive.
+    func restoreObjects(
+        _ archived: [ArchivedObject], sharedIdentifiers: Set<String>, notes: inout [String]
+    ) async -> [String] {
         var restored: [String] = []
         for saved in archived {
             guard let object = objects[saved.id] else {
+                if sharedIdentifiers.contains(saved.id) {
+                    notes.append(
+                        "the archive holds object \(saved.id) (\(saved.type)), which the windows share: it comes from the shared objects' archive, not from this window's"
+                    )
+                    continue
+                }
                 notes.append(
                     "the archive holds object \(saved.id) (\(saved.type)), but no object is registered under that identifier"
                 )

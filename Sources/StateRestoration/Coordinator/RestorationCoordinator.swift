@@ -37,6 +37,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
 
     /// The shared objects saved with every archive, by identifier.
     private(set) var objects: [String: any RestorableObject] = [:]
+    /// The objects the windows of the ``RestorationScenes`` that made this coordinator
+    /// share, restored once per process and saved in an archive of their own; nil for a
+    /// coordinator made on its own.
+    nonisolated let sharedObjects: SharedObjects?
     /// Whether the next archive written asks not to show its snapshot.
     private var ignoresSnapshotOnNextSave = false
 
@@ -51,10 +55,20 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         screens: ScreenDeclaration, store: any RestorationStore, delegate: Delegate,
         configuration: RestorationConfiguration = RestorationConfiguration()
     ) {
+        self.init(screens: screens, store: store, delegate: delegate, configuration: configuration, sharedObjects: nil)
+    }
+
+    /// Creates a coordinator for one window of a ``RestorationScenes``, whose launches
+    /// restore the windows' shared objects (once per process) and whose saves save them.
+    init(
+        screens: ScreenDeclaration, store: any RestorationStore, delegate: Delegate,
+        configuration: RestorationConfiguration, sharedObjects: SharedObjects?
+    ) {
         self.declaration = screens
         self.store = store
         self.delegate = delegate
         self.configuration = configuration
+        self.sharedObjects = sharedObjects
     }
 
     // MARK: Launching
@@ -65,7 +79,10 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// restoration has finished.
     ///
     /// The order is UIKit's:
-    /// 1. ``RestorationDelegate/willFinishLaunching(_:)``;
+    /// 1. ``RestorationDelegate/willFinishLaunching(_:)``, then, for a window of a
+    ///    ``RestorationScenes``, the objects the windows share are restored from their
+    ///    own archive: by the process's first window launch only, which the others
+    ///    wait for;
     /// 2. the archive is read and checked, and
     ///    ``RestorationDelegate/shouldRestore(_:)`` is asked;
     /// 3. screens are re-created top-down (the type's factory, else the delegate),
@@ -250,6 +267,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         await delegate.willFinishLaunching(
             RestorationContext(identifierPath: nil, archiveInfo: nil, extensions: extensions))
         log.phase("will-finish-launching")
+        // Restored by the process's first window launch only: a later one would take the
+        // live objects back to an older state.
+        let shared = await sharedObjects?.restore()
+        if shared != nil { log.phase("restore the objects the windows share") }
+        // A window's own object takes the place of a shared one registered under its identifier.
+        let contextObjects = (shared?.objects ?? [:]).merging(objects) { _, own in own }
 
         var report: LaunchReport
         var tree = initialTree
@@ -285,9 +308,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     break
                 }
                 var objectNotes: [String] = []
-                let restoredObjects = await restoreObjects(archive.objects ?? [], notes: &objectNotes)
+                let restoredObjects = await restoreObjects(
+                    archive.objects ?? [], sharedIdentifiers: Set(shared.map { Array($0.objects.keys) } ?? []),
+                    notes: &objectNotes)
                 log.phase("restore shared objects")
-                var restoration = Restoration(info: info, extensions: extensions, objects: objects, now: now)
+                var restoration = Restoration(info: info, extensions: extensions, objects: contextObjects, now: now)
                 let restoredRoot = await restore(
                     root, declared: declaredRoot.declaration, path: IdentifierPath([root.id]), into: &restoration)
                 log.phase("re-create and decode screens")
@@ -319,7 +344,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     await delegate.didDecodeRestorableState(
                         appState,
                         context: RestorationContext(
-                            identifierPath: nil, archiveInfo: info, extensions: extensions, objects: objects))
+                            identifierPath: nil, archiveInfo: info, extensions: extensions, objects: contextObjects))
                     log.phase("did-decode")
                 }
             } else {
@@ -330,11 +355,15 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
         report.restoredPaths = restoredScreens.compactMap(\.path)
         report.notes += markerNotes
+        if let shared {
+            report.restoredObjects = shared.restoredIdentifiers + report.restoredObjects
+            report.notes = shared.notes + report.notes
+        }
 
         await delegate.didFinishLaunching(
             report,
             context: RestorationContext(
-                identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions, objects: objects))
+                identifierPath: nil, archiveInfo: report.archiveInfo, extensions: extensions, objects: contextObjects))
         log.phase("did-finish-launching")
         return Handover(tree: tree, report: report, extensions: extensions, restored: restoredScreens, log: log)
     }
@@ -409,6 +438,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// encoded bytes (``SaveReport/reusedStateCount``), so saving a large
     /// hierarchy where one screen changed encodes one state.
     ///
+    /// A window of a ``RestorationScenes`` first saves the objects the windows share to
+    /// their own archive (see ``RestorationScenes/register(_:identifier:)``); when that
+    /// fails, the window's archive is not written either. When the window's own write
+    /// fails after it, the shared archive holds the newer states, whole.
+    ///
     /// - Parameter tree: The hierarchy to save.
     /// - Returns: What was saved and skipped.
     /// - Throws: ``DeclarationError`` when the declaration has errors;
@@ -449,6 +483,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     /// Register objects before ``launch(into:)`` (or ``launch()``) so they can take back their state;
     /// screens find them with ``RestorationContext/object(_:identifier:)``.
     ///
+    /// An object registered here belongs to this coordinator's archive. In an app with
+    /// several windows, register an object the windows share with the
+    /// ``RestorationScenes`` instead (``RestorationScenes/register(_:identifier:)``),
+    /// or every window would save it and take it back at its own launch.
+    ///
     /// - Parameters:
     ///   - object: The object.
     ///   - identifier: Its identifier, unique among registered objects; registering
@@ -486,7 +525,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     ///
     /// - Returns: The archive's info, or nil.
     public func savedArchiveInfo() -> ArchiveInfo? {
-        guard let data = try? store.read(configuration.storeKey), let (_, info) = try? Self.open(data) else {
+        guard let data = try? store.read(configuration.storeKey),
+            let (_, info) = try? RestorationArchive.open(data)
+        else {
             return nil
         }
         let markerFound = restorationMarkerKey.map { (try? store.read($0)) != nil } ?? false
@@ -725,6 +766,11 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
                     message: "not saved: \(notes.first ?? "the restoration marker could not be removed")")
             }
         }
+        // The objects the windows share go to their own archive, before this window's.
+        if let sharedObjects {
+            try await sharedObjects.save()
+            log.phase("save the objects the windows share")
+        }
         do {
             try store.write(sealed, to: configuration.storeKey)
         } catch {
@@ -810,41 +856,15 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
             notes.append("crash-loop protection is off: no marker key can be made from the store key \(key)")
         }
         do {
-            let (archive, info) = try Self.open(data)
+            let (archive, info) = try RestorationArchive.open(data)
             return .archive(archive, info)
         } catch {
-            let check = Self.failedCheck(error)
+            let check = RestorationArchive.failedCheck(error)
             var report = LaunchReport(
                 outcome: .fresh, freshReason: .init(.archiveRejected, "archive \(key) rejected (\(check)): \(error)"))
             reject(key, reason: check, into: &report)
             return .fresh(report)
         }
-    }
-
-    /// Opens an archive's envelope and decodes its body: every check but the
-    /// restoration marker and the archive's age.
-    private static func open(_ data: Data) throws -> (RestorationArchive, ArchiveInfo) {
-        let opened = try ArchiveEnvelope.open(data, supportedVersions: 1...RestorationArchive.formatVersion)
-        let archive = try ArchiveDecoder().decode(RestorationArchive.self, from: opened.body)
-        guard RestorationArchive.plausibleSaveDates.contains(archive.savedAt.timeIntervalSince1970) else {
-            throw ArchiveError(
-                .invalidSaveDate, "the archive says it was saved \(archive.savedAt.timeIntervalSince1970) s after 1970")
-        }
-        let info = ArchiveInfo(
-            formatVersion: opened.formatVersion, appVersion: archive.appVersion, savedAt: archive.savedAt,
-            metadata: archive.metadata, screenCount: archive.screenCount,
-            ignoresSnapshot: archive.ignoresSnapshot ?? false)
-        return (archive, info)
-    }
-
-    /// The archive check an error names: the codec's code, found through the
-    /// decoding errors that wrap it, or `undecodable-body`.
-    private static func failedCheck(_ error: any Error) -> String {
-        if let error = error as? ArchiveError { return error.code.rawValue }
-        if case .dataCorrupted(let context) = error as? DecodingError, let underlying = context.underlyingError {
-            return failedCheck(underlying)
-        }
-        return "undecodable-body"
     }
 
     /// The key of the marker that says a restoration is under way.

@@ -18,8 +18,30 @@
 ///     }
 /// }
 /// ```
+///
+/// ## Who owns the app-wide state
+///
+/// ``AppState`` is saved in the archive of the coordinator that asked for it, and given
+/// back to the launch that restores that archive. In an app with one window, that is
+/// the app's state. In an app with several windows (``RestorationScenes``), every
+/// window has its own archive and its own launch, so `AppState` is the window's own
+/// state; state the whole app shares (the signed-in account, the last sync) belongs in
+/// a ``RestorableObject`` registered with the scenes
+/// (``RestorationScenes/register(_:identifier:)``), restored once and saved once:
+///
+/// ```swift
+/// scenes.register(syncStatus, identifier: "sync")   // the app's: one archive, restored once
+/// struct AppState: Codable, Sendable { var sidebarWidth: Double }   // each window's own
+/// ```
 public protocol RestorationDelegate: Sendable {
-    /// App-wide state not tied to any screen; ``NoAppState`` when there is none.
+    /// State not tied to any screen, saved with the coordinator's archive;
+    /// ``NoAppState`` when there is none.
+    ///
+    /// With one window it is the app's state. With several windows
+    /// (``RestorationScenes``) each window's coordinator saves and restores its own, so it
+    /// is the window's state: keep what the whole app shares in an object registered with
+    /// ``RestorationScenes/register(_:identifier:)`` instead, which is restored once per
+    /// process and saved in one archive, never rolled back by a window that launches later.
     associatedtype AppState: Codable & Sendable = NoAppState
 
     /// The first call of a launch, before the archive is read: the real
@@ -53,6 +75,10 @@ public protocol RestorationDelegate: Sendable {
     /// Receives the app-wide state after every screen was re-created and decoded.
     /// The default does nothing.
     ///
+    /// Each window of a ``RestorationScenes`` has its own launch, so with several
+    /// windows this is called once per window, with that window's own state (see
+    /// ``AppState``).
+    ///
     /// Only a launch that restores calls it: not a fresh one, including one whose
     /// archive's root could not be restored.
     ///
@@ -78,6 +104,10 @@ public protocol RestorationDelegate: Sendable {
     func shouldSave(_ metadata: inout RestorationMetadata) async -> Bool
 
     /// The app-wide state to save. The default saves none.
+    ///
+    /// With several windows (``RestorationScenes``) each window's save asks for it and
+    /// saves it in that window's archive; see ``AppState`` for where the state the windows
+    /// share goes.
     ///
     /// - Returns: The state, or nil.
     func willEncodeRestorableState() async -> AppState?

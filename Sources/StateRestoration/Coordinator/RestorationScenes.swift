@@ -1,25 +1,47 @@
 import Synchronization
 
 /// Saves and restores several windows, each with its own hierarchy and its own
-/// archive: UIKit's scene-based restoration (iOS 13 and later).
+/// archive, and the objects they share once: UIKit's scene-based restoration
+/// (iOS 13 and later).
 ///
-/// One app, one declaration, one store; each scene (a window on iPad, macOS or
-/// visionOS) is known by the identifier its scene session keeps across launches
-/// (UIKit's `UISceneSession.persistentIdentifier`). `RestorationScenes` hands out
-/// one ``RestorationCoordinator`` per scene, each saving to its own key in the
-/// store, `scene-<identifier>`; so scenes are saved and restored independently,
-/// and saving one never touches another's archive. When the user closes a window
-/// for good (UIKit's `application(_:didDiscardSceneSessions:)`), discard its
-/// scene, which removes its archive.
+/// Each scene (a window on iPad, macOS or visionOS) is known by the identifier its
+/// scene session keeps across launches (UIKit's
+/// `UISceneSession.persistentIdentifier`). `RestorationScenes` hands out one
+/// ``RestorationCoordinator`` per scene, each saving to its own key in the store,
+/// `scene-<identifier>`; so scenes are saved and restored independently, and saving
+/// one never touches another's archive. A scene shows the screens of the scenes'
+/// ``declaration`` unless it is given its own
+/// (``coordinator(for:screens:store:)``): a compose window beside browsing windows.
+/// When the user closes a window for good (UIKit's
+/// `application(_:didDiscardSceneSessions:)`), discard its scene, which removes its
+/// archive.
+///
+/// ## What the windows share
+///
+/// An object that several windows use (the signed-in account, the cart, an open
+/// document) is registered with the scenes, ``register(_:identifier:)``, not with
+/// each window's coordinator. It is saved in one archive of its own,
+/// ``sharedObjectsKey``, by every window's save, and restored once per process: by
+/// the first window launch, before its screens decode. Windows that launch at the
+/// same time wait for that one restore, and windows that connect later find the
+/// live objects as the user left them; none takes them back to an older saved
+/// state. Screens of every window get them from
+/// ``RestorationContext/object(_:identifier:)``.
+///
+/// App-wide state has one owner: in an app with several windows it belongs in such a
+/// shared object. A delegate's ``RestorationDelegate/AppState`` is saved in each
+/// window's archive and given back to each window's launch, so here it is the
+/// window's own state (the sidebar's width, the inspector shown), never the app's.
 ///
 /// ```swift
 /// let scenes = RestorationScenes(screens: screens, store: FileStore(directory: url), delegate: AppDelegate())
+/// scenes.register(account, identifier: "account")    // before the first window launches
 ///
 /// // scene(_:willConnectTo:options:): the window's model is its RestorationHost
 /// let coordinator = try scenes.coordinator(for: session.persistentIdentifier)
 /// try await coordinator.launch(into: windowModel)
 ///
-/// // sceneDidEnterBackground(_:)
+/// // sceneDidEnterBackground(_:): the window's archive, then the shared objects'
 /// try await coordinator.save(windowModel)
 ///
 /// // application(_:didDiscardSceneSessions:)
@@ -31,12 +53,13 @@ import Synchronization
 /// UUID string qualifies). ``storeKey(for:)`` says what is wrong with one that
 /// does not.
 ///
-/// The object is Sendable: its coordinators are kept behind a mutex, and every
-/// method may be called from any task.
+/// The object is Sendable: its coordinators and shared objects are kept behind
+/// mutexes, and every method may be called from any task.
 public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
-    /// The app's screens, shared by every scene.
+    /// The app's screens: those of every scene not given a declaration of its own.
     public let declaration: ScreenDeclaration
-    /// Where every scene's archive is kept, each under its own key.
+    /// Where every scene's archive is kept, each under its own key, and the archive of
+    /// the objects the windows share.
     public let store: any RestorationStore
     /// The configuration every scene's coordinator copies, with its own store key.
     public let configuration: RestorationConfiguration
@@ -45,9 +68,18 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     private let makeDelegate: @Sendable (String) -> Delegate
     /// The coordinators handed out, by scene identifier.
     private let coordinators = Mutex<[String: RestorationCoordinator<Delegate>]>([:])
+    /// The objects the windows share, restored once and saved in an archive of their own.
+    package let sharedObjects: SharedObjects
 
     /// The text before a scene identifier in its store key.
     public static var keyPrefix: String { "scene-" }
+
+    /// The store key of the archive of the objects the windows share: `shared`.
+    ///
+    /// It is no scene's key (those begin with ``keyPrefix``), and
+    /// ``savedScenes()`` does not list it. While a launch restores the objects, a
+    /// marker is kept beside it, `shared.restoring`.
+    public static var sharedObjectsKey: StoreKey { "shared" }
 
     /// The suffix of the crash-loop marker a coordinator writes beside its
     /// archive while a launch restores.
@@ -65,8 +97,8 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - screens: The app's screen declaration, shared by every scene.
-    ///   - store: Where the archives are kept, one per scene.
+    ///   - screens: The app's screen declaration: that of every scene not given its own.
+    ///   - store: Where the archives are kept: one per scene, and the shared objects'.
     ///   - configuration: The settings of every scene's coordinator; its store key
     ///     is replaced by the scene's.
     ///   - makeDelegate: Makes the delegate of a scene's coordinator, the first
@@ -81,6 +113,8 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         self.store = store
         self.configuration = configuration
         self.makeDelegate = makeDelegate
+        self.sharedObjects = SharedObjects(
+            key: Self.sharedObjectsKey, markerKey: "shared.restoring", store: store, configuration: configuration)
     }
 
     /// Creates the scenes of an app whose scenes share one delegate.
@@ -90,8 +124,8 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - screens: The app's screen declaration, shared by every scene.
-    ///   - store: Where the archives are kept, one per scene.
+    ///   - screens: The app's screen declaration: that of every scene not given its own.
+    ///   - store: Where the archives are kept: one per scene, and the shared objects'.
     ///   - delegate: The delegate of every scene's coordinator.
     ///   - configuration: The settings of every scene's coordinator; its store key
     ///     is replaced by the scene's.
@@ -104,11 +138,11 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
 
     /// The coordinator that saves and restores one scene.
     ///
-    /// The first call for a scene makes its coordinator, configured like
-    /// ``configuration`` but with the scene's ``storeKey(for:)``; later calls
-    /// return the same coordinator, so the scene's saves stay in order and reuse
-    /// each other's encoded states. After ``discardScene(_:)``, the next call
-    /// makes a new one.
+    /// The first call for a scene makes its coordinator, with the scenes'
+    /// ``declaration`` and ``store``, configured like ``configuration`` but with the
+    /// scene's ``storeKey(for:)``; later calls return the same coordinator, whatever
+    /// declaration it was made with, so the scene's saves stay in order and reuse each
+    /// other's encoded states. After ``discardScene(_:)``, the next call makes a new one.
     ///
     /// ```swift
     /// try await scenes.coordinator(for: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F").launch(into: windowModel)
@@ -129,20 +163,132 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         }
     }
 
+    /// The coordinator that saves and restores one scene with screens of its own: a
+    /// window that shows another part of the app than the others (a compose window, an
+    /// inspector), or an archive kept elsewhere.
+    ///
+    /// The first call for a scene makes its coordinator with `screens`, and with
+    /// `store` when one is given; later calls return that coordinator. A scene keeps
+    /// its declaration until it is discarded: asking for it with a declaration of
+    /// another structure (other identifiers, kinds or screen types) throws, as it
+    /// would read the scene's archive with screens it was not saved with. Give a scene
+    /// the same declaration at every launch, from what its session keeps (its
+    /// `userInfo`, say).
+    ///
+    /// ```swift
+    /// // scene(_:willConnectTo:options:)
+    /// let screens = session.userInfo?["window"] as? String == "compose" ? composeScreens : browseScreens
+    /// let coordinator = try scenes.coordinator(for: session.persistentIdentifier, screens: screens)
+    /// try await coordinator.launch(into: windowModel)
+    /// ```
+    ///
+    /// The windows' shared objects are restored and saved as with
+    /// ``coordinator(for:)``, whatever the scene's declaration or store.
+    ///
+    /// - Parameters:
+    ///   - sceneIdentifier: The scene's persistent identifier.
+    ///   - screens: The scene's screen declaration.
+    ///   - store: Where the scene's archive is kept, when not in the scenes' ``store``:
+    ///     an ``ActivityStore`` made from the bytes the scene's session kept, say. Only
+    ///     the call that makes the coordinator uses it; a later call returns the
+    ///     coordinator with the store it was made with, which holds the scene's newest
+    ///     archive, so read that one back from ``RestorationCoordinator/store``. Scenes
+    ///     whose archives are in a store of their own are not listed by ``savedScenes()``.
+    /// - Returns: The scene's coordinator.
+    /// - Throws: ``RestorationError`` with code
+    ///   ``RestorationError/Code/invalidSceneIdentifier`` when the identifier cannot name
+    ///   an archive, or ``RestorationError/Code/sceneDeclarationConflict`` when the
+    ///   scene already has a coordinator with a declaration of another structure.
+    public func coordinator(
+        for sceneIdentifier: String, screens: ScreenDeclaration, store: (any RestorationStore)? = nil
+    ) throws(RestorationError) -> RestorationCoordinator<Delegate> {
+        let key = try Self.storeKey(for: sceneIdentifier)
+        let result = coordinators.withLock { coordinators -> RestorationCoordinator<Delegate>? in
+            if let existing = coordinators[sceneIdentifier] {
+                return existing.declaration.hasSameStructure(as: screens) ? existing : nil
+            }
+            let made = makeCoordinator(sceneIdentifier: sceneIdentifier, key: key, screens: screens, store: store)
+            coordinators[sceneIdentifier] = made
+            return made
+        }
+        guard let result else {
+            throw RestorationError(
+                .sceneDeclarationConflict,
+                message:
+                    "scene \(sceneIdentifier) already has a coordinator with another screen declaration; discard the scene before giving it other screens"
+            )
+        }
+        return result
+    }
+
     /// A coordinator for a scene: the base configuration with the scene's key.
-    private func makeCoordinator(sceneIdentifier: String, key: StoreKey) -> RestorationCoordinator<Delegate> {
+    private func makeCoordinator(
+        sceneIdentifier: String, key: StoreKey, screens: ScreenDeclaration? = nil,
+        store: (any RestorationStore)? = nil
+    ) -> RestorationCoordinator<Delegate> {
         var sceneConfiguration = configuration
         sceneConfiguration.storeKey = key
         return RestorationCoordinator(
-            screens: declaration, store: store, delegate: makeDelegate(sceneIdentifier),
-            configuration: sceneConfiguration)
+            screens: screens ?? declaration, store: store ?? self.store, delegate: makeDelegate(sceneIdentifier),
+            configuration: sceneConfiguration, sharedObjects: sharedObjects)
+    }
+
+    // MARK: Shared objects
+
+    /// Registers an object the windows share: restored once per process, before the
+    /// first window's screens decode, and saved in an archive of its own by every
+    /// window's save.
+    ///
+    /// Register the objects before the first window launches: that launch restores the
+    /// objects registered then, and no later launch restores again. Every window's
+    /// screens find them with ``RestorationContext/object(_:identifier:)``. Each
+    /// window's save writes the objects' current states to
+    /// ``sharedObjectsKey`` (nothing when they are those already saved), one save at a
+    /// time, so the archive always ends with the newest states. A save made before any
+    /// window of this process launched does not write them: they have not taken back
+    /// their saved states yet, and writing theirs would lose those.
+    ///
+    /// ```swift
+    /// let cart = Cart()
+    /// scenes.register(cart, identifier: "cart")
+    ///
+    /// // In a screen of any window:
+    /// mutating func decodeRestorableState(_ state: State, context: RestorationContext) {
+    ///     cart = context.object(Cart.self, identifier: "cart")
+    /// }
+    /// ```
+    ///
+    /// An object that belongs to one window is registered with that window's
+    /// coordinator (``RestorationCoordinator/register(_:identifier:)``) and saved in its
+    /// archive; under the same identifier as a shared one, it is the one that window's
+    /// screens get.
+    ///
+    /// - Parameters:
+    ///   - object: The object.
+    ///   - identifier: Its identifier, unique among the shared objects; registering
+    ///     another object under it replaces the first.
+    public func register(_ object: some RestorableObject, identifier: String) {
+        sharedObjects.register(object, identifier: identifier)
+    }
+
+    /// Stops saving the shared object registered under an identifier: the next save of
+    /// the shared objects leaves it out.
+    ///
+    /// ```swift
+    /// scenes.unregisterObject(identifier: "cart")
+    /// ```
+    ///
+    /// - Parameter identifier: The identifier it was registered under.
+    public func unregisterObject(identifier: String) {
+        sharedObjects.unregister(identifier: identifier)
     }
 
     /// The identifiers of the scenes that have a saved archive, sorted.
     ///
     /// Keys of the store that are not scene archives (another coordinator's
-    /// `main`, say) and the markers coordinators write beside archives while a
-    /// launch restores (`scene-<identifier>.restoring`) are not listed.
+    /// `main`, the shared objects' ``sharedObjectsKey``) and the markers written
+    /// beside archives while a launch restores (`scene-<identifier>.restoring`) are
+    /// not listed, nor are scenes whose archive is in a store of their own.
     ///
     /// ```swift
     /// for sceneID in try scenes.savedScenes() where !openSessions.contains(sceneID) {
@@ -264,8 +410,8 @@ extension RestorationScenes where Delegate == DefaultRestorationDelegate {
     /// ```
     ///
     /// - Parameters:
-    ///   - screens: The app's screen declaration, shared by every scene.
-    ///   - store: Where the archives are kept, one per scene.
+    ///   - screens: The app's screen declaration: that of every scene not given its own.
+    ///   - store: Where the archives are kept: one per scene, and the shared objects'.
     ///   - configuration: The settings of every scene's coordinator; its store key
     ///     is replaced by the scene's.
     public convenience init(

@@ -9,6 +9,12 @@
 /// screen, and screens look it up by identifier while they decode, so every
 /// screen points at the one instance again.
 ///
+/// In an app with several windows, register an object the windows share with the
+/// ``RestorationScenes`` instead (`scenes.register(cart, identifier: "cart")`): it
+/// is saved in one archive of its own and restored once per process, by the first
+/// window launch, so a window that connects later never takes it back to an older
+/// state.
+///
 /// ```swift
 /// final class Cart: RestorableObject {
 ///     struct State: Codable, Sendable { var items: [String] }

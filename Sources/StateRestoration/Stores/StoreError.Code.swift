@@ -119,5 +119,14 @@ extension StoreError {
         /// if error.code == .noSpace { /* try again after freeing space */ }
         /// ```
         public static let noSpace = Code(rawValue: "noSpace")
+
+        /// A store that holds one archive, an ``ActivityStore``, was asked to write under
+        /// a key other than its archive's; nothing was changed. Give each coordinator a
+        /// store of its own.
+        ///
+        /// ```swift
+        /// if error.code == .otherKeyHeld { /* two coordinators share one ActivityStore */ }
+        /// ```
+        public static let otherKeyHeld = Code(rawValue: "otherKeyHeld")
     }
 }

@@ -1,0 +1,363 @@
+import Foundation
+import Synchronization
+
+/// The objects the windows of a ``RestorationScenes`` share: restored once per
+/// process, by the first window launch, and saved in one archive of their own by
+/// every window save.
+///
+/// The restore runs once: the first launch to ask runs it, before its screens
+/// decode; launches that ask while it runs wait for it, and later ones find it
+/// done. None decodes the objects again, so a window that connects later never
+/// takes the live objects back to an older saved state.
+///
+/// Saves run one at a time, in the order they asked: each encodes the objects'
+/// current states and writes them, so the archive always ends with the newest
+/// states, whichever window saved last. A save whose states are those the archive
+/// already holds writes nothing.
+///
+/// The archive is a ``RestorationArchive`` with ``RestorationArchive/objects`` and
+/// no root, sealed in the usual envelope, under
+/// ``RestorationScenes/sharedObjectsKey``; a marker beside it while the objects
+/// decode makes the next launch leave it alone if the process dies there.
+///
+/// Sendable: its state is behind a mutex, and the restore and the saves hand
+/// their turns over through continuations.
+package final class SharedObjects: Sendable {
+    /// What a window launch gets from the restore.
+    struct Restored: Sendable {
+        /// The registered objects, by identifier.
+        var objects: [String: any RestorableObject]
+        /// The identifiers of the objects that took back their saved state; empty for a
+        /// launch that did not run the restore.
+        var restoredIdentifiers: [String] = []
+        /// What the restore could not do (a rejected archive, say); empty for a launch
+        /// that did not run the restore.
+        var notes: [String] = []
+    }
+
+    /// Where the one restore of the process is.
+    private enum RestoreState {
+        case notStarted
+        /// The launches waiting for it.
+        case running(waiters: [CheckedContinuation<Void, Never>])
+        case finished
+    }
+
+    private struct State {
+        var objects: [String: any RestorableObject] = [:]
+        var restore = RestoreState.notStarted
+        /// The objects as the archive in the store holds them, as far as this process
+        /// knows: read by the restore, written by the saves; nil when the restore did not
+        /// read the archive.
+        var stored: [ArchivedObject]?
+        /// Whether a save holds the turn.
+        var saving = false
+        /// The saves waiting for their turn, in the order they asked.
+        var waitingSaves: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// The archive's key.
+    let key: StoreKey
+    /// The key of the marker written beside the archive while the objects decode.
+    let markerKey: StoreKey
+    /// The scenes' store.
+    let store: any RestorationStore
+    /// The scenes' configuration: app version, clock, maximum age, restores after a crash.
+    let configuration: RestorationConfiguration
+    private let state = Mutex(State())
+
+    init(key: StoreKey, markerKey: StoreKey, store: any RestorationStore, configuration: RestorationConfiguration) {
+        self.key = key
+        self.markerKey = markerKey
+        self.store = store
+        self.configuration = configuration
+    }
+
+    // MARK: Registering
+
+    /// Registers an object; another one under the identifier is replaced.
+    func register(_ object: any RestorableObject, identifier: String) {
+        state.withLock { $0.objects[identifier] = object }
+    }
+
+    /// Stops saving the object registered under an identifier.
+    func unregister(identifier: String) {
+        state.withLock { $0.objects[identifier] = nil }
+    }
+
+    /// The registered objects, by identifier.
+    var objects: [String: any RestorableObject] { state.withLock { $0.objects } }
+
+    /// How many launches wait for the restore another one runs (for tests).
+    package var waitingLaunchCount: Int {
+        state.withLock { state in
+            if case .running(let waiters) = state.restore { return waiters.count }
+            return 0
+        }
+    }
+
+    /// How many saves wait for another one to write the archive (for tests).
+    package var waitingSaveCount: Int { state.withLock { $0.waitingSaves.count } }
+
+    // MARK: Restoring
+
+    /// Restores the objects from their archive if no launch of this process has, or
+    /// waits for the launch that is doing it; returns the registered objects.
+    func restore() async -> Restored {
+        enum Role { case run, wait, done }
+        let role = state.withLock { state -> Role in
+            switch state.restore {
+            case .notStarted:
+                state.restore = .running(waiters: [])
+                return .run
+            case .running: return .wait
+            case .finished: return .done
+            }
+        }
+        switch role {
+        case .run:
+            var notes: [String] = []
+            let restored = await restoreFromArchive(notes: &notes)
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                defer { state.restore = .finished }
+                guard case .running(let waiters) = state.restore else { return [] }
+                return waiters
+            }
+            for waiter in waiters { waiter.resume() }
+            return Restored(objects: objects, restoredIdentifiers: restored, notes: notes)
+        case .wait:
+            await waitForRestore()
+            return Restored(objects: objects)
+        case .done:
+            return Restored(objects: objects)
+        }
+    }
+
+    /// Waits until the running restore has finished.
+    private func waitForRestore() async {
+        await withCheckedContinuation { continuation in
+            let finished = state.withLock { state -> Bool in
+                guard case .running(var waiters) = state.restore else { return true }
+                waiters.append(continuation)
+                state.restore = .running(waiters: waiters)
+                return false
+            }
+            if finished { continuation.resume() }
+        }
+    }
+
+    /// Reads the archive and gives each registered object its saved state; anything
+    /// wrong with the archive leaves the objects as they are, with a note.
+    private func restoreFromArchive(notes: inout [String]) async -> [String] {
+        let objects = objects
+        // Nothing to restore, and nothing read: the store is not touched.
+        guard !objects.isEmpty else { return [] }
+        let data: Data
+        do {
+            guard let stored = try store.read(key) else {
+                removeMarker(notes: &notes)
+                setStored([])
+                return []
+            }
+            data = stored
+        } catch let error as StoreError
+            where (error.code == .tooLarge || error.code == .notAFile) && error.operation == .read
+        {
+            // Lasting, as for a window's archive: moved aside so that saves can write it again.
+            let reason = error.code == .tooLarge ? "too-large" : "not-a-file"
+            notes.append(rejection(reason: reason, "\(error)"))
+            removeMarker(notes: &notes)
+            setStored([])
+            return []
+        } catch {
+            // Passing (a locked device): the archive stays, and the next save writes it.
+            notes.append("cannot read the shared objects' archive \(key); the shared objects start fresh: \(error)")
+            return []
+        }
+        let markerFound = (try? store.read(markerKey)) != nil
+        if markerFound && !configuration.restoresAfterCrash {
+            notes.append(
+                rejection(
+                    reason: "crashed-during-restoration",
+                    "the previous launch ended while restoring the shared objects, so they are not restored again"))
+            removeMarker(notes: &notes)
+            setStored([])
+            return []
+        } else if markerFound {
+            notes.append(
+                "the previous launch died while restoring the shared objects; restoring them anyway (restoresAfterCrash)"
+            )
+        }
+        do {
+            try store.write(Data("restoring since \(Date())".utf8), to: markerKey)
+        } catch {
+            notes.append(
+                "crash-loop protection is off for the shared objects: the marker \(markerKey) could not be written: \(error)"
+            )
+        }
+        defer { removeMarker(notes: &notes) }
+        let archive: RestorationArchive
+        let info: ArchiveInfo
+        do {
+            (archive, info) = try RestorationArchive.open(data)
+        } catch {
+            notes.append(rejection(reason: RestorationArchive.failedCheck(error), "\(error)"))
+            setStored([])
+            return []
+        }
+        let archived = archive.objects ?? []
+        setStored(archived)
+        if let maximumAge = configuration.maximumArchiveAge {
+            let age = Duration.seconds(max(0, configuration.now().timeIntervalSince(info.savedAt)))
+            if age > maximumAge {
+                notes.append(
+                    "the shared objects' archive \(key) was saved \(age.formatted) ago; archives older than \(maximumAge.formatted) are not restored"
+                )
+                return []
+            }
+        }
+        return await Self.restore(archived, into: objects, archive: key, notes: &notes)
+    }
+
+    /// Gives each registered object its saved state; returns the identifiers restored,
+    /// and notes what was not.
+    private static func restore(
+        _ archived: [ArchivedObject], into objects: [String: any RestorableObject], archive key: StoreKey,
+        notes: inout [String]
+    ) async -> [String] {
+        var restored: [String] = []
+        for saved in archived {
+            guard let object = objects[saved.id] else {
+                notes.append(
+                    "the shared objects' archive \(key) holds object \(saved.id) (\(saved.type)), but no object is registered with the scenes under that identifier"
+                )
+                continue
+            }
+            guard Swift.type(of: object).typeKey == saved.type else {
+                notes.append(
+                    "shared object \(saved.id) was saved as \(saved.type), but a \(Swift.type(of: object).typeKey) is registered under that identifier"
+                )
+                continue
+            }
+            do {
+                try await object.decodeSavedState(saved.state)
+                restored.append(saved.id)
+            } catch {
+                notes.append("shared object \(saved.id) (\(saved.type)) did not decode: \(error)")
+            }
+        }
+        return restored
+    }
+
+    /// Moves the archive aside and says so, in one line.
+    private func rejection(reason: String, _ problem: String) -> String {
+        let moved: String
+        do {
+            moved = try store.reject(key, reason: reason).map { "moved aside to \($0)" } ?? "already gone"
+        } catch {
+            moved = "could not be moved aside (\(error))"
+        }
+        return
+            "the shared objects' archive \(key) was rejected (\(reason)) and \(moved); the shared objects start fresh: \(problem)"
+    }
+
+    private func removeMarker(notes: inout [String]) {
+        do {
+            try store.remove(markerKey)
+        } catch {
+            notes.append(
+                "the shared objects' marker \(markerKey) could not be removed; the next launch will not restore them: \(error)"
+            )
+        }
+    }
+
+    private func setStored(_ objects: [ArchivedObject]) {
+        state.withLock { $0.stored = objects }
+    }
+
+    // MARK: Saving
+
+    /// Writes the registered objects' current states to their archive, after the saves
+    /// that asked before; writes nothing when the archive already holds these states,
+    /// or when no launch of this process has restored the objects (their states would
+    /// replace saved ones they never took back).
+    ///
+    /// - Throws: ``RestorationError`` when a state does not encode or the store fails;
+    ///   the archive is then as it was.
+    func save() async throws(RestorationError) {
+        guard await restoreHasRun() else { return }
+        await takeSaveTurn()
+        defer { passSaveTurn() }
+        let encoder = ArchiveEncoder()
+        var archived: [ArchivedObject] = []
+        for (identifier, object) in objects.sorted(by: { $0.key < $1.key }) {
+            do {
+                archived.append(
+                    ArchivedObject(
+                        id: identifier, type: Swift.type(of: object).typeKey,
+                        state: try await object.encodedState(with: encoder)))
+            } catch {
+                throw RestorationError(
+                    .encodingFailed, message: "cannot save shared object \(identifier): \(error)", underlying: error)
+            }
+        }
+        guard archived != (state.withLock { $0.stored } ?? []) else { return }
+        let archive = RestorationArchive(
+            appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: RestorationMetadata(),
+            objects: archived.isEmpty ? nil : archived)
+        let sealed: Data
+        do {
+            sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion)
+        } catch {
+            throw RestorationError(
+                .encodingFailed, message: "cannot encode the shared objects' archive \(key): \(error)",
+                underlying: error)
+        }
+        do {
+            try store.write(sealed, to: key)
+        } catch {
+            throw RestorationError(
+                .storeFailed, message: "cannot save the shared objects' archive \(key): \(error)", underlying: error)
+        }
+        setStored(archived)
+    }
+
+    /// Whether a launch of this process has restored the objects; waits for one that is
+    /// restoring them.
+    private func restoreHasRun() async -> Bool {
+        let current = state.withLock { $0.restore }
+        switch current {
+        case .notStarted: return false
+        case .running: await waitForRestore()
+        case .finished: break
+        }
+        return true
+    }
+
+    /// Waits until no other save holds the turn, then holds it.
+    private func takeSaveTurn() async {
+        await withCheckedContinuation { continuation in
+            let free = state.withLock { state -> Bool in
+                if state.saving {
+                    state.waitingSaves.append(continuation)
+                    return false
+                }
+                state.saving = true
+                return true
+            }
+            if free { continuation.resume() }
+        }
+    }
+
+    /// Hands the turn to the next waiting save, or frees it.
+    private func passSaveTurn() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waitingSaves.isEmpty else {
+                state.saving = false
+                return nil
+            }
+            return state.waitingSaves.removeFirst()
+        }
+        next?.resume()
+    }
+}
