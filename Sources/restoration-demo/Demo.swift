@@ -6,7 +6,8 @@ import Foundation
 ///   in a child process, is used, goes to the background, is killed with
 ///   SIGKILL, and a new process restores it; the two hierarchies are compared.
 /// - `restoration-demo --interactive [--directory DIR]`: the app in the terminal
-///   (``InteractiveApp``); Ctrl-Z saves and suspends it.
+///   (``InteractiveApp``), on a `RestorationModel` its drawing observes and its
+///   keys change; Ctrl-Z saves and suspends it.
 /// - `restoration-demo --app-process DIR` (hidden): the scripted session's child.
 @main
 struct Demo {

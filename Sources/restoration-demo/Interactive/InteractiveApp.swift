@@ -1,16 +1,20 @@
 import Foundation
 import StateRestoration
 
-/// `restoration-demo --interactive`: the shop app in the terminal.
+/// `restoration-demo --interactive`: the shop app in the terminal, on a
+/// ``RestorationModel``.
 ///
-/// The terminal is in raw mode: keys arrive as they are pressed and the app
-/// redraws the whole screen after each. Ctrl-Z is the app entering the
-/// background: it saves, then suspends like any terminal program; `fg` brings it
-/// back. Kill it while suspended, start it again on the same directory, and it
-/// comes back where it was. Quitting (`q`, Ctrl-Q, Ctrl-C) saves too.
+/// The terminal is the app's window (``TerminalScreen``): it draws the model,
+/// and draws again whenever what it drew changes. Keys change the model through
+/// its projections (``ShopApp``). Ctrl-Z is the app entering the background: the
+/// model saves, then the app suspends like any terminal program; `fg` makes it
+/// active again. Kill it while suspended, start it again on the same directory,
+/// and it comes back where it was. Quitting (`q`, Ctrl-Q, Ctrl-C) saves too.
 ///
-/// Signals reach the main loop through a pipe (``SystemCalls/installSignalPipe()``):
+/// Keys and signals arrive as ``TerminalEvent``s: a signal handler only writes
+/// the signal's number to a pipe (``SystemCalls/installSignalPipe()``), since
 /// saving is not something a signal handler may do.
+@MainActor
 enum InteractiveApp {
     /// `<caches>/restoration-demo`, or `$TMPDIR/restoration-demo` without a caches directory.
     static var defaultDirectory: URL {
@@ -19,122 +23,88 @@ enum InteractiveApp {
             .appendingPathComponent("restoration-demo", isDirectory: true)
     }
 
+    /// Launches the app into its model, runs it until the user quits, and saves.
+    ///
+    /// - Returns: The exit status: 0 when the last save succeeded.
     static func run(directory: URL) async throws -> Int32 {
         guard SystemCalls.isInteractiveTerminal else {
             throw DemoError("--interactive needs a terminal; without one, run restoration-demo with no arguments")
         }
-        let coordinator = RestorationCoordinator(
+        let model = try RestorationModel(
             screens: shopScreens, store: FileStore(directory: directory),
             configuration: RestorationConfiguration(appVersion: ShopApp.version))
-        let session = try await coordinator.launch()
-        var app = ShopApp(tree: session.tree)
+        let app = ShopApp(model: model)
+        let launch = try await model.launch()
         app.status =
-            session.report.outcome == .restored
-            ? "Restored \(session.report.restoredPaths.count) screens from \(directory.path)."
-            : "Fresh start: \(session.report.freshReason?.message ?? "nothing to restore")."
+            launch.outcome == .restored
+            ? "Restored \(launch.restoredPaths.count) screens from \(directory.path)."
+            : "Fresh start: \(launch.freshReason?.message ?? "nothing to restore")."
 
-        let signals = try SystemCalls.installSignalPipe()
-        try SystemCalls.enterRawMode()
-        SystemCalls.write(ScreenDrawing.enter)
-        let saved: Result<SaveReport, any Error>
+        let events = TerminalEvent.stream(signals: try SystemCalls.installSignalPipe())
+        let screen = TerminalScreen(app: app)
+        try screen.show()
+        await model.restoredInterfaceDidAppear()  // the launched tree is on screen
         do {
-            saved = try await handleInput(&app, with: coordinator, directory: directory, signals: signals)
+            try await withThrowingTaskGroup { group in
+                group.addTask { await screen.redrawOnChange() }
+                try await handle(events, app: app, screen: screen, directory: directory)
+                group.cancelAll()
+            }
         } catch {
-            SystemCalls.write(ScreenDrawing.leave)
-            SystemCalls.leaveRawMode()
+            screen.hide()
             throw error
         }
-        SystemCalls.write(ScreenDrawing.leave)
-        SystemCalls.leaveRawMode()
-        switch saved {
-        case .success(let report):
-            SystemCalls.write("Saved \(report.savedPaths.count) nodes to \(directory.path);\n")
-            SystemCalls.write("`restoration-demo --interactive` brings you back here.\n")
-            return 0
-        case .failure(let error):
+
+        model.handle(.terminate)
+        await model.savesFinished()
+        screen.hide()
+        if let error = model.lastSaveError {
             SystemCalls.write("Could not save: \(error)\n")
             return 1
         }
+        SystemCalls.write("Saved \(model.lastSaveReport?.savedPaths.count ?? 0) nodes to \(directory.path);\n")
+        SystemCalls.write("`restoration-demo --interactive` brings you back here.\n")
+        return 0
     }
 
-    /// Reads keys and signals and redraws, until the user quits or the input
-    /// ends; then saves.
-    ///
-    /// - Returns: The result of the save made on quitting.
-    private static func handleInput(
-        _ app: inout ShopApp, with coordinator: RestorationCoordinator<DefaultRestorationDelegate>, directory: URL,
-        signals: Int32
-    ) async throws -> Result<SaveReport, any Error> {
-        var decoder = KeyDecoder()
-        while true {
-            SystemCalls.write(ScreenDrawing.frame(of: app))
-            var keys: [Key] = []
-            switch SystemCalls.waitForInput([0, signals], timeoutMilliseconds: decoder.isWaiting ? 40 : -1) {
-            case .timedOut:
-                keys = decoder.flush()
-            case .readable(0):
-                guard let bytes = SystemCalls.readAvailable(0) else { continue }
-                if bytes.isEmpty {
-                    return await save(app, with: coordinator)
-                }
-                keys = decoder.decode(bytes)
-            default:
-                for signal in SystemCalls.readAvailable(signals) ?? [] {
-                    switch Int32(signal) {
-                    case SystemCalls.suspendSignal:
-                        try await suspend(&app, with: coordinator, directory: directory)
-                    case SystemCalls.continueSignal:
-                        try SystemCalls.enterRawMode()  // continued after a stop that was not Ctrl-Z
-                        SystemCalls.write(ScreenDrawing.enter)
-                    case SystemCalls.resizeSignal:
-                        break
-                    default:  // interrupted, terminated or hung up: quit, saving
-                        return await save(app, with: coordinator)
-                    }
-                }
-            }
-            for key in keys {
-                do {
-                    if try app.handle(key) == .quit {
-                        return await save(app, with: coordinator)
-                    }
-                } catch {
-                    app.status = "\(error)"
-                }
-            }
-        }
-    }
-
-    /// Saves the hierarchy through the coordinator.
-    private static func save(
-        _ app: ShopApp, with coordinator: RestorationCoordinator<DefaultRestorationDelegate>
-    ) async -> Result<SaveReport, any Error> {
-        do {
-            return .success(try await coordinator.save(app.tree))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Ctrl-Z: the app enters the background. It saves, gives the terminal back
-    /// as it found it, stops, and when continued takes the terminal again.
-    private static func suspend(
-        _ app: inout ShopApp, with coordinator: RestorationCoordinator<DefaultRestorationDelegate>, directory: URL
+    /// Takes the terminal's events until the user quits, a signal ends the app,
+    /// or the input ends.
+    private static func handle(
+        _ events: AsyncStream<TerminalEvent>, app: ShopApp, screen: TerminalScreen, directory: URL
     ) async throws {
-        let result = await save(app, with: coordinator)
-        SystemCalls.write(ScreenDrawing.leave)
-        SystemCalls.leaveRawMode()
-        switch result {
-        case .success(let report):
+        for await event in events {
+            switch event {
+            case .keys(let keys):
+                for key in keys {
+                    if app.handle(key) == .quit { return }
+                }
+            case .signal(SystemCalls.suspendSignal):
+                await suspend(app, screen: screen, directory: directory)
+            case .signal(SystemCalls.continueSignal):  // after Ctrl-Z, or any other stop
+                app.model.handle(.active)
+                app.status = "Back from the background."
+                try screen.show()
+            case .signal(SystemCalls.resizeSignal):
+                screen.draw()
+            case .signal, .endOfInput:  // interrupted, terminated or hung up: quit, saving
+                return
+            }
+        }
+    }
+
+    /// Ctrl-Z: the app enters the background. The model saves; once the save has
+    /// ended, the app gives the terminal back and stops. It returns once continued.
+    private static func suspend(_ app: ShopApp, screen: TerminalScreen, directory: URL) async {
+        app.model.handle(.background)
+        await app.model.savesFinished()
+        screen.hide()
+        if let error = app.model.lastSaveError {
+            SystemCalls.write("Could not save: \(error). Suspended.\n")
+        } else if let report = app.model.lastSaveReport {
             SystemCalls.write(
                 "Saved \(report.savedPaths.count) nodes (\(report.byteCount) bytes) to \(directory.path).\n")
             SystemCalls.write("Suspended: `fg` continues; or kill it and run `restoration-demo --interactive` again.\n")
-        case .failure(let error):
-            SystemCalls.write("Could not save: \(error). Suspended.\n")
         }
         SystemCalls.suspendProcess()
-        try SystemCalls.enterRawMode()
-        SystemCalls.write(ScreenDrawing.enter)
-        app.status = "Back from the background."
     }
 }

@@ -17,17 +17,23 @@ enum ScreenDrawing {
     private static let rule = dim + String(repeating: "─", count: 72) + plain
 
     /// The whole screen for the app's state.
+    ///
+    /// It reads the model through the projections the keys write (the tabs, the
+    /// visible screen) and, for the hierarchy a save writes, the whole tree:
+    /// drawn inside `withObservationTracking` (``TerminalScreen``), a change of
+    /// any of it asks for the next frame.
+    @MainActor
     static func frame(of app: ShopApp) -> String {
         var lines = [bold + "restoration-demo" + plain + "  a shop whose state survives its process", ""]
         let (names, selected) = app.tabs
-        let tabs = names.enumerated().map { index, name in
-            index == selected ? inverse + " \(name.capitalized) " + plain : " \(name.capitalized) "
+        let tabs = names.map { name in
+            name == selected ? inverse + " \(name.capitalized) " + plain : " \(name.capitalized) "
         }
         lines.append(tabs.joined(separator: "  ") + dim + "   ←/→ switch tabs" + plain)
         lines.append(rule)
-        let currency = app.tree.screen(SettingsScreen.self, at: "settings")?.state.currency ?? .euro
-        if let (path, screen) = app.visible {
-            lines.append(bold + title(of: screen) + plain + dim + "   " + path + plain)
+        let currency = app.model.state(of: SettingsScreen.self, at: "settings")?.wrappedValue.currency ?? .euro
+        if let visible = app.visible, let screen = app.model.tree[visible.entry.reference]?.screen as? any ShopScreen {
+            lines.append(bold + title(of: screen) + plain + dim + "   " + visible.path + plain)
             lines.append("")
             lines += body(of: screen, currency: currency)
             lines.append("")
@@ -35,7 +41,7 @@ enum ScreenDrawing {
         }
         lines.append(rule)
         lines.append("What a save writes (Ctrl-Z saves and suspends):")
-        lines += HierarchyLines.lines(of: app.tree).map { "  " + $0 }
+        lines += HierarchyLines.lines(of: app.model.tree).map { "  " + $0 }
         lines.append(rule)
         lines.append(app.status)
         return "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n")

@@ -5,34 +5,33 @@ import StateRestoration
 /// standard input by a line protocol (`restoration-demo --app-process DIR`, a
 /// hidden mode).
 ///
-/// It launches through the coordinator into its model (restoring what `DIR`
-/// holds), as an app launches into the object its UI observes, says its interface
-/// is up, writes each of the launch's log events as `log <level> <event>`, then
-/// `ready <pid> <outcome>`. Then, one command per line, each answered by `ok` (or `error
-/// <message>`):
+/// It launches into its ``RestorationModel`` (restoring what `DIR` holds), as an
+/// app launches into the object its UI observes, says its interface is up,
+/// writes each of the launch's log events as `log <level> <event>`, then `ready
+/// <pid> <outcome>`. Then, one command per line, each answered by `ok` (or
+/// `error <message>`):
 ///
 /// - `type <text>`: types the text, one key per character;
 /// - `press <key>`: presses `up`, `down`, `left`, `right`, `enter`, `escape`, …;
 /// - `show`: writes the hierarchy as `line <text>` (short) and `full <text>`
 ///   (``ScreenTree/description``) lines;
-/// - `background`: the app enters the background: it saves through the
-///   coordinator from its model (each screen capturing its live state into the
-///   model's tree first), writes the hierarchy it saved, then `saved <nodes>
-///   <bytes> <milliseconds>` once the save returned.
+/// - `background`: the app enters the background: the model saves
+///   (``RestorationModel/handle(_:)``), and once the save has ended the app
+///   writes the hierarchy it saved, then `saved <nodes> <bytes> <milliseconds>`.
 ///
 /// It exits when its input ends.
+@MainActor
 enum AppProcess {
-    @MainActor
     static func run(directory: URL) async throws -> Int32 {
         let logHandler = ClosureLogHandler { event in
             emit("log \(event.level) \(event.description)")
         }
-        let coordinator = RestorationCoordinator(
+        let model = try RestorationModel(
             screens: shopScreens, store: FileStore(directory: directory),
             configuration: RestorationConfiguration(appVersion: ShopApp.version, logHandler: logHandler))
-        let model = ShopModel(app: ShopApp(tree: try shopScreens.makeInitialTree()))
-        let report = try await coordinator.launch(into: model)
-        await coordinator.restoredInterfaceDidAppear()
+        let app = ShopApp(model: model)
+        let report = try await model.launch()
+        await model.restoredInterfaceDidAppear()
         emit("ready \(ProcessInfo.processInfo.processIdentifier) \(report.outcome.rawValue)")
 
         while let line = readLine() {
@@ -40,16 +39,19 @@ enum AppProcess {
             do {
                 switch command {
                 case "type":
-                    for character in argument { _ = try model.app.handle(.character(character)) }
+                    for character in argument { try press(.character(character), in: app) }
                 case "press":
                     guard let key = Key(name: argument) else { throw DemoError("no key named \(argument)") }
-                    _ = try model.app.handle(key)
+                    try press(key, in: app)
                 case "show":
                     emitHierarchy(model.tree)
                 case "background":
                     let start = ContinuousClock.now
-                    let report = try await coordinator.save(model)
+                    model.handle(.background)
+                    await model.savesFinished()
                     let elapsed = ContinuousClock.now - start
+                    if let error = model.lastSaveError { throw error }
+                    guard let report = model.lastSaveReport else { throw DemoError("the model saved nothing") }
                     emitHierarchy(model.tree)
                     emit("saved \(report.savedPaths.count) \(report.byteCount) \(elapsed.demoMilliseconds)")
                 default:
@@ -61,6 +63,13 @@ enum AppProcess {
             }
         }
         return 0
+    }
+
+    /// Presses a key in the app.
+    ///
+    /// - Throws: The ``HierarchyError`` of a change the model refused.
+    private static func press(_ key: Key, in app: ShopApp) throws(HierarchyError) {
+        if case .refused(let error) = app.handle(key) { throw error }
     }
 
     /// The hierarchy, short and in full.
@@ -77,24 +86,8 @@ enum AppProcess {
 
     /// Writes one line to standard output at once, unbuffered: the parent reads
     /// it while this process runs, and may kill it at any moment after.
-    private static func emit(_ line: String) {
+    private nonisolated static func emit(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-}
-
-/// The shop app's model: the object on the main actor that holds its tree, which the
-/// coordinator launches into and saves from.
-@MainActor
-final class ShopModel: RestorationHost {
-    var app: ShopApp
-
-    var tree: ScreenTree {
-        get { app.tree }
-        set { app.tree = newValue }
-    }
-
-    init(app: ShopApp) {
-        self.app = app
     }
 }
 

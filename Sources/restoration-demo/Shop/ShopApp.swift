@@ -1,44 +1,84 @@
+import Observation
 import StateRestoration
 
-/// The shop app's behaviour: what each key does to the live hierarchy.
+/// The shop app: the window's ``RestorationModel``, and what each key does to it.
 ///
-/// A value, driven the same way by the terminal (``InteractiveApp``) and by the
-/// scripted session's child process (``AppProcess``), so both show the same app.
-struct ShopApp {
+/// Every key changes the model through a projection, as a SwiftUI control
+/// changes it through a binding:
+///
+/// - Enter on the search or a result opens a screen: an entry appended to the
+///   shop stack's ``RestorationModel/path(of:)``;
+/// - Esc goes back: the path set to the screens below the visible one;
+/// - ← and → set ``RestorationModel/selectedTab(in:)``;
+/// - typing, ↑ and ↓ set the visible screen's ``RestorationModel/state(of:at:)``;
+/// - `m` on a product presents a message through
+///   ``RestorationModel/presented(over:)``, and Enter or Esc dismisses it.
+///
+/// A change the model refuses lands in ``RestorationModel/lastRefusal``, which
+/// the status line shows. Driven the same way by the terminal (``InteractiveApp``)
+/// and by the scripted session's child process (``AppProcess``), so both show
+/// the same app.
+@MainActor
+@Observable
+final class ShopApp {
     /// The version written into every archive.
     static let version = "demo 1.0"
 
-    /// The live hierarchy: what the screen shows and what a save writes.
-    var tree: ScreenTree
+    /// The window's model: the hierarchy the screen shows and a save writes.
+    let model: RestorationModel<DefaultRestorationDelegate>
     /// One line about the last thing that happened, for the status bar.
     var status = ""
 
-    /// What the app should do after a key.
+    /// What happened to a key.
     enum Outcome: Equatable {
         case handled
+        /// The model refused the change the key asked for.
+        case refused(HierarchyError)
         case quit
     }
 
-    /// The screen the user sees: the selected tab's top screen, or what is
-    /// presented over it; with its restoration path.
-    var visible: (path: String, screen: any ShopScreen)? {
-        guard let tab = tree.root.selectedChild, let tabName = tab.identifier else { return nil }
-        var path = "tabs/\(tabName)"
-        var node = tab
-        if node.kind == .stack, let top = node.children.last, let identifier = top.identifier {
-            path += "/\(identifier)#\(node.children.count - 1)"
-            node = top
-        }
-        while let presented = node.presented, let identifier = presented.identifier {
-            path += "/\(identifier)"
-            node = presented
-        }
-        return (node.screen as? any ShopScreen).map { (path, $0) }
+    /// The screen the user sees, as the projections take it.
+    struct VisibleScreen {
+        /// The screen's entry.
+        var entry: ScreenEntry
+        /// Its restoration path, such as `tabs/shop/product#2/compose`.
+        var path: String
+        /// The screen it is presented over, if any.
+        var presenter: ScreenEntry?
     }
 
-    /// The names of the tabs, and the index of the selected one.
-    var tabs: (names: [String], selected: Int) {
-        (tree.root.children.map { $0.identifier ?? "?" }, tree.root.selectedIndex ?? 0)
+    init(model: RestorationModel<DefaultRestorationDelegate>) {
+        self.model = model
+    }
+
+    /// The shop tab's navigation path: the screens above its search screen.
+    private var shopPath: Projection<[ScreenEntry]> { model.path(of: "shop") }
+
+    /// The names of the tabs, and the selected one.
+    var tabs: (names: [String], selected: String) {
+        (model.children(of: "tabs").wrappedValue.compactMap(\.identifier), model.selectedTab(in: "tabs").wrappedValue)
+    }
+
+    /// The screen the user sees: the selected tab's top screen, or what is
+    /// presented over it.
+    var visible: VisibleScreen? {
+        let tab = tabs.selected
+        guard var entry = model.children(of: "tabs").wrappedValue.first(where: { $0.identifier == tab }) else {
+            return nil
+        }
+        var path = "tabs/\(tab)"
+        if entry.kind == .stack {
+            let screens = model.screens(of: entry.reference).wrappedValue
+            guard let top = screens.last else { return nil }
+            path += "/\(top.identifier ?? "?")#\(screens.count - 1)"
+            entry = top
+        }
+        var presenter: ScreenEntry?
+        while let presented = model.presented(over: entry.reference).wrappedValue {
+            path += "/\(presented.identifier ?? "?")"
+            (presenter, entry) = (entry, presented)
+        }
+        return VisibleScreen(entry: entry, path: path, presenter: presenter)
     }
 
     /// Does what a key does on the visible screen.
@@ -46,115 +86,119 @@ struct ShopApp {
     /// ← and → switch tabs everywhere; the other keys depend on the screen:
     /// typing edits the query or the message, ↑ and ↓ move the selection, Enter
     /// opens, Esc goes back, and `q` quits where it is not typed into a field.
-    mutating func handle(_ key: Key) throws(HierarchyError) -> Outcome {
+    ///
+    /// - Returns: What happened; a refusal is on the status line too.
+    func handle(_ key: Key) -> Outcome {
         status = ""
-        guard let (path, screen) = visible else { return .handled }
-        let reference = NodeReference(path)
+        let refusedBefore = model.lastRefusal
+        let outcome = perform(key)
+        // The projections' setters report a refusal to the model, as a binding's would.
+        if let refusal = model.lastRefusal, refusal != refusedBefore {
+            status = "Refused: \(refusal)"
+            return .refused(refusal)
+        }
+        return outcome
+    }
+
+    private func perform(_ key: Key) -> Outcome {
+        guard let visible else { return .handled }
+        let screen = visible.entry.reference
+        let takesText = visible.entry.typeKey == SearchScreen.typeKey || visible.entry.typeKey == ComposeScreen.typeKey
         switch key {
         case .quit: return .quit
-        case .left, .right:
-            let (names, selected) = tabs
-            let next = (selected + (key == .right ? 1 : names.count - 1)) % max(names.count, 1)
-            try tree.selectTab(at: next, in: "tabs")
-            return .handled
-        default: break
-        }
-        switch screen {
-        case is SearchScreen: try search(key, at: reference)
-        case let results as ResultsScreen:
-            if key == .character("q") { return .quit }
-            try self.results(key, results, at: reference)
-        case let product as ProductScreen:
-            if key == .character("q") { return .quit }
-            try self.product(key, product, at: reference)
-        case is ComposeScreen: try compose(key, at: reference, over: path)
-        case is SettingsScreen:
-            if key == .character("q") { return .quit }
-            try settings(key, at: reference)
-        default: break
+        case .character("q") where !takesText: return .quit
+        case .left: switchTab(by: -1)
+        case .right: switchTab(by: 1)
+        default:
+            if let search = model.state(of: SearchScreen.self, at: screen) {
+                self.search(key, search)
+            } else if let results = model.state(of: ResultsScreen.self, at: screen) {
+                self.results(key, results, visible)
+            } else if let product = model.state(of: ProductScreen.self, at: screen) {
+                self.product(key, product, visible)
+            } else if let message = model.state(of: ComposeScreen.self, at: screen) {
+                compose(key, message, visible)
+            } else if let settings = model.state(of: SettingsScreen.self, at: screen) {
+                self.settings(key, settings)
+            }
         }
         return .handled
     }
 
-    private mutating func search(_ key: Key, at reference: NodeReference) throws(HierarchyError) {
-        var search = SearchScreen()
-        try tree.update(SearchScreen.self, at: reference) { screen in
-            switch key {
-            case .character(let character): screen.state.query.append(character)
-            case .backspace: _ = screen.state.query.popLast()
-            case .escape: screen.state.query = ""
-            case .tab: screen.state.filters.organicOnly.toggle()
-            case .backTab: screen.state.filters.sortedByPrice.toggle()
-            default: break
+    /// Selects the tab `offset` places from the selected one, wrapping around.
+    private func switchTab(by offset: Int) {
+        let (names, selected) = tabs
+        guard let index = names.firstIndex(of: selected) else { return }
+        model.selectedTab(in: "tabs").wrappedValue = names[(index + offset + names.count) % names.count]
+    }
+
+    /// Goes back from a screen of the shop stack: its path becomes the screens below it.
+    private func goBack(from entry: ScreenEntry) {
+        shopPath.wrappedValue = Array(shopPath.wrappedValue.prefix { $0 != entry })
+    }
+
+    private func search(_ key: Key, _ search: Projection<SearchScreen.State>) {
+        switch key {
+        case .character(let character): search.wrappedValue.query.append(character)
+        case .backspace: _ = search.wrappedValue.query.popLast()
+        case .escape: search.wrappedValue.query = ""
+        case .tab: search.wrappedValue.filters.organicOnly.toggle()
+        case .backTab: search.wrappedValue.filters.sortedByPrice.toggle()
+        case .enter:
+            let results = ResultsScreen(
+                state: .init(query: search.wrappedValue.query, filters: search.wrappedValue.filters))
+            if results.products.isEmpty {
+                status = "Nothing matches \"\(results.state.query)\"."
+            } else {
+                shopPath.wrappedValue.append(ScreenEntry(results))
             }
-            search = screen
-        }
-        guard key == .enter else { return }
-        let results = ResultsScreen(state: .init(query: search.state.query, filters: search.state.filters))
-        if results.products.isEmpty {
-            status = "Nothing matches \"\(search.state.query)\"."
-        } else {
-            try tree.push(results, onto: "shop")
+        default: break
         }
     }
 
-    private mutating func results(_ key: Key, _ results: ResultsScreen, at reference: NodeReference)
-        throws(HierarchyError)
-    {
-        let products = results.products
+    private func results(_ key: Key, _ results: Projection<ResultsScreen.State>, _ visible: VisibleScreen) {
+        let products = ResultsScreen(state: results.wrappedValue).products
+        let selected = results.wrappedValue.selectedIndex
         switch key {
         case .up, .down:
-            try tree.update(ResultsScreen.self, at: reference) { screen in
-                let moved = screen.state.selectedIndex + (key == .down ? 1 : -1)
-                screen.state.selectedIndex = min(max(moved, 0), max(products.count - 1, 0))
-            }
-        case .enter where products.indices.contains(results.state.selectedIndex):
-            try tree.push(
-                ProductScreen(state: .init(productID: products[results.state.selectedIndex].id)), onto: "shop")
-        case .escape: try tree.pop(from: "shop")
+            let moved = selected + (key == .down ? 1 : -1)
+            results.wrappedValue.selectedIndex = min(max(moved, 0), max(products.count - 1, 0))
+        case .enter where products.indices.contains(selected):
+            shopPath.wrappedValue.append(ScreenEntry(ProductScreen(state: .init(productID: products[selected].id))))
+        case .escape: goBack(from: visible.entry)
         default: break
         }
     }
 
-    private mutating func product(_ key: Key, _ product: ProductScreen, at reference: NodeReference)
-        throws(HierarchyError)
-    {
+    private func product(_ key: Key, _ product: Projection<ProductScreen.State>, _ visible: VisibleScreen) {
         switch key {
-        case .character("+"), .up:
-            try tree.update(ProductScreen.self, at: reference) { $0.state.quantity += 1 }
-        case .character("-"), .down:
-            try tree.update(ProductScreen.self, at: reference) { $0.state.quantity = max(1, $0.state.quantity - 1) }
+        case .character("+"), .up: product.wrappedValue.quantity += 1
+        case .character("-"), .down: product.wrappedValue.quantity = max(1, product.wrappedValue.quantity - 1)
         case .character("m"), .enter:
-            let name = Catalog.product(product.state.productID)?.name ?? product.state.productID
-            try tree.present(ComposeScreen(state: .init(subject: "About \(name)")), over: reference)
-        case .escape: try tree.pop(from: "shop")
+            let id = product.wrappedValue.productID
+            let message = ComposeScreen(state: .init(subject: "About \(Catalog.product(id)?.name ?? id)"))
+            model.presented(over: visible.entry.reference).wrappedValue = ScreenEntry(message)
+        case .escape: goBack(from: visible.entry)
         default: break
         }
     }
 
-    private mutating func compose(_ key: Key, at reference: NodeReference, over path: String) throws(HierarchyError) {
-        let presenter = NodeReference(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+    private func compose(_ key: Key, _ message: Projection<ComposeScreen.State>, _ visible: VisibleScreen) {
         switch key {
-        case .character(let character):
-            try tree.update(ComposeScreen.self, at: reference) { $0.state.body.append(character) }
-        case .backspace:
-            try tree.update(ComposeScreen.self, at: reference) { _ = $0.state.body.popLast() }
-        case .enter:
-            try tree.dismiss(from: presenter)
-            status = "Message sent."
-        case .escape:
-            try tree.dismiss(from: presenter)
-            status = "Message discarded."
+        case .character(let character): message.wrappedValue.body.append(character)
+        case .backspace: _ = message.wrappedValue.body.popLast()
+        case .enter, .escape:
+            guard let presenter = visible.presenter else { return }
+            model.presented(over: presenter.reference).wrappedValue = nil
+            status = key == .enter ? "Message sent." : "Message discarded."
         default: break
         }
     }
 
-    private mutating func settings(_ key: Key, at reference: NodeReference) throws(HierarchyError) {
+    private func settings(_ key: Key, _ settings: Projection<SettingsScreen.State>) {
         guard key == .up || key == .down else { return }
-        try tree.update(SettingsScreen.self, at: reference) { screen in
-            let all = Currency.allCases
-            let index = all.firstIndex(of: screen.state.currency) ?? 0
-            screen.state.currency = all[(index + (key == .down ? 1 : all.count - 1)) % all.count]
-        }
+        let all = Currency.allCases
+        let index = all.firstIndex(of: settings.wrappedValue.currency) ?? 0
+        settings.wrappedValue.currency = all[(index + (key == .down ? 1 : all.count - 1)) % all.count]
     }
 }

@@ -108,3 +108,62 @@ extension InteractiveDemoTests {
         }
     #endif
 }
+
+extension InteractiveDemoTests {
+    #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+        /// The keys that change the navigation rather than a screen's state: a
+        /// message dismissed, a screen closed by going back, another tab selected.
+        @Test("keys dismiss a message, go back, switch tabs; Ctrl-Z, kill -9, a relaunch: the same tab and stack")
+        func navigationKeysRelaunch() throws {
+            let root = try TemporaryDirectory()
+            defer { root.remove() }
+            let store = root.url.appendingPathComponent("store")
+            let arguments = ["--interactive", "--directory", store.path]
+
+            var first = try DemoProcess.onTerminal(arguments)
+            defer { first.terminate() }
+            try first.waitForScreen(containing: ["Fresh start", "Search: "], "the first launch")
+            try first.type("oat milk")
+            try first.waitForScreen(containing: ["Search: oat milk"], "typing the query")
+            try first.type("\r")
+            try first.waitForScreen(
+                containing: ["Results for \"oat milk\"", "row 1 of 5 selected"], "Enter: the results")
+            try first.type("\r")
+            try first.waitForScreen(containing: ["Quantity: 1", "product#2  p-1093"], "Enter: the product")
+            try first.type("m")
+            try first.waitForScreen(containing: ["Message to the shop", "compose  \"\""], "m: a message")
+            try first.type("\u{1B}")
+            try first.waitForScreen(containing: ["Message discarded.", "Quantity: 1"], "Esc: the message dismissed")
+            #expect(!first.screen.contains("compose"))
+            try first.type("\u{1B}")
+            try first.waitForScreen(containing: ["Results for \"oat milk\""], "Esc: back to the results")
+            #expect(!first.screen.contains("product#2"))
+            try first.type("\u{1B}[C")
+            try first.waitForScreen(containing: ["› Prices in EUR", "tabs  selected: settings"], "→: the settings tab")
+            try first.type("\u{1B}[B")
+            try first.waitForScreen(containing: ["› Prices in USD", "settings  currency USD"], "↓: prices in USD")
+
+            try first.type("\u{1A}")
+            try first.waitForScreen(containing: ["Saved 5 nodes", "Suspended"], "Ctrl-Z: saving")
+            let stopped = WaitStatus(raw: try first.waitForStopOrExit("Ctrl-Z: stopping"))
+            #expect(stopped.stopSignal == SIGTSTP || stopped.stopSignal == SIGSTOP, "the app \(stopped)")
+            let killed = WaitStatus(raw: try first.kill())
+            #expect(killed.terminationSignal == SIGKILL, "the app \(killed)")
+
+            var second = try DemoProcess.onTerminal(arguments)
+            defer { second.terminate() }
+            try second.waitForScreen(
+                containing: [
+                    "Restored 3 screens", "› Prices in USD", "tabs  selected: settings",
+                    "results#1  \"oat milk\": row 1 of 5 selected",
+                ], "the relaunch")
+            #expect(!second.screen.contains("product#2"))
+            try second.type("\u{1B}[D")
+            try second.waitForScreen(containing: ["Results for \"oat milk\"", "2.04 USD"], "←: the shop tab, in USD")
+
+            try second.type("\u{11}")  // Ctrl-Q: quit, saving
+            let quit = WaitStatus(raw: try second.waitForStopOrExit("Ctrl-Q: quitting"))
+            #expect(quit.exitCode == 0, "the app \(quit)")
+        }
+    #endif
+}
