@@ -264,8 +264,13 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
 
     /// What a projection's setter last refused, naming the node; nil before. A
     /// binding's setter cannot throw, so this is where a change the tree does not
-    /// accept (a stale path, an undeclared screen) shows.
-    public private(set) var lastRefusal: HierarchyError? {
+    /// accept (a stale path, an undeclared screen) shows. Set it to nil once shown
+    /// (an alert's dismissal), so the next refusal is told apart.
+    ///
+    /// ```swift
+    /// .alert("Not possible", isPresented: Binding(get: { model.lastRefusal != nil }, set: { _ in model.lastRefusal = nil })) {}
+    /// ```
+    public var lastRefusal: HierarchyError? {
         get {
             registrar.access(self, keyPath: \.lastRefusal)
             return storedLastRefusal

@@ -90,10 +90,10 @@ final class ShopApp {
     /// - Returns: What happened; a refusal is on the status line too.
     func handle(_ key: Key) -> Outcome {
         status = ""
-        let refusedBefore = model.lastRefusal
+        model.lastRefusal = nil
         let outcome = perform(key)
         // The projections' setters report a refusal to the model, as a binding's would.
-        if let refusal = model.lastRefusal, refusal != refusedBefore {
+        if let refusal = model.lastRefusal {
             status = "Refused: \(refusal)"
             return .refused(refusal)
         }

@@ -1,4 +1,5 @@
 import StateRestoration
+import Synchronization
 import Testing
 
 // An example, as much documentation as test: the mail client of the "Using with
@@ -43,6 +44,18 @@ private enum Mail {
         static let typeKey: ScreenTypeKey = "settings"
         struct State: Codable, Sendable, Equatable { var signature = "" }
         var state = State()
+    }
+
+    /// The signed-in account every window shares.
+    final class Account: RestorableObject {
+        struct State: Codable, Sendable { var signature: String }
+        private let signature = Mutex("")
+        var currentSignature: String {
+            get { signature.withLock { $0 } }
+            set { signature.withLock { $0 = newValue } }
+        }
+        func encodeRestorableState() async -> State { State(signature: currentSignature) }
+        func decodeRestorableState(_ state: State) async { currentSignature = state.signature }
     }
 
     enum MailScreens {
@@ -121,6 +134,30 @@ private func makeWindow(_ scenes: RestorationScenes<DefaultRestorationDelegate>,
         // Swiping the sheet down dismisses it.
         relaunched.presented(over: "inbox").wrappedValue = nil
         #expect(relaunched.tree["inbox"]?.presented == nil)
+    }
+
+    @Test func aWindowThatConnectsLaterKeepsTheLiveAccount() async throws {
+        let store = InMemoryStore()
+        let earlier = RestorationScenes(screens: Mail.MailScreens.declaration, store: store)
+        let earlierAccount = Mail.Account()
+        earlier.register(earlierAccount, identifier: "account")
+        let earlierWindow = try makeWindow(earlier, "left")
+        try await earlierWindow.launch()
+        earlierAccount.currentSignature = "Ada"
+        earlierWindow.handle(.background)
+        await earlierWindow.savesFinished()
+
+        // The next process: one window restores the account, the user changes it, a second window connects.
+        let scenes = RestorationScenes(screens: Mail.MailScreens.declaration, store: store)
+        let account = Mail.Account()
+        scenes.register(account, identifier: "account")
+        let left = try makeWindow(scenes, "left")
+        try await left.launch()
+        #expect(account.currentSignature == "Ada")
+        account.currentSignature = "Ada, sent from the train"
+        let right = try makeWindow(scenes, "right")
+        try await right.launch()
+        #expect(account.currentSignature == "Ada, sent from the train")
     }
 
     @Test func twoWindowsRestoreIndependently() async throws {

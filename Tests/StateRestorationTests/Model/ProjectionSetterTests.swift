@@ -62,6 +62,9 @@ import Testing
         model.screens(of: "browse").wrappedValue = [before[0], before[2]]
         #expect(model.lastRefusal?.code == .notAPrefix)
         #expect(browse == before)
+        model.lastRefusal = nil  // shown, then dismissed
+        model.screens(of: "browse").wrappedValue = Array(before.prefix(2))
+        #expect(model.lastRefusal == nil)
     }
 
     @Test func aStateEditKeepsTheEntry() throws {
