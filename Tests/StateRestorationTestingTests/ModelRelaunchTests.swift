@@ -31,15 +31,25 @@ private final class Cart: RestorableObject {
         #expect(relaunched.model.selectedTab(in: "tabs").wrappedValue == "settings")
         let product = try #require(relaunched.model.path(of: "browse").wrappedValue.last)
         #expect(relaunched.model.presented(over: product.reference).wrappedValue?.typeKey == "compose")
-        #expect(relaunched.lifecycle.contains(.shouldSave(true)))
+        #expect(relaunched.saveReport.saved)
     }
 
     @Test func sharedObjectsAreRegisteredInEachProcess() async throws {
         let harness = RestorationHarness(screens: TestApp.declaration)
-        let relaunched = try await harness.relaunchModel(objects: { ["cart": Cart()] }) { _, objects in
+        var prepared: [ObjectIdentifier] = []
+        let relaunched = try await harness.relaunchModel(
+            objects: { ["cart": Cart()] },
+            prepare: { _, objects in prepared += objects.values.map { ObjectIdentifier($0) } }
+        ) { _, objects in
             (objects["cart"] as? Cart)?.add("p-42")
         }
-        #expect((relaunched.objects["cart"] as? Cart)?.contents == ["p-42"])
+        let cart = try #require(relaunched.objects["cart"] as? Cart)
+        #expect(cart.contents == ["p-42"])
+        #expect(prepared.count == 2)  // each process's prepare got that process's cart
+        #expect(prepared.last == ObjectIdentifier(cart))
+        // The app's own model type, so the app's UI code takes it.
+        let model: RestorationModel<DefaultRestorationDelegate> = relaunched.model
+        #expect(model.launchReport?.outcome == .restored)
     }
 
     @Test func aRefusedChangeFailsTheDrive() async throws {

@@ -4,7 +4,7 @@
 /// under 50 KB; past the limit it crashes with `TransactionTooLargeException`. Here
 /// a save over budget still succeeds (unless the budget is enforced) and its
 /// ``SaveReport/budgetWarnings`` name the largest screens and their sizes. The
-/// usual remedy is the seeds' advice: save a database key, not the data.
+/// usual remedy is to save a database key, not the data.
 ///
 /// ```swift
 /// var configuration = RestorationConfiguration()

@@ -104,8 +104,8 @@ struct DeclarationValidation {
         }
     }
 
-    /// Two children of one element with one identifier mix their states up
-    /// (seed 003). A stack's children carry their position, so its root may share
+    /// Two children of one element with one identifier mix their states up. A
+    /// stack's children carry their position, so its root may share
     /// an identifier with a pushable screen, but two pushables may not; presented
     /// elements share the namespace of the element's other children.
     private mutating func checkSiblings(of node: DeclarationNode, path: IdentifierPath) {

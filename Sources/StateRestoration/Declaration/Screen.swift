@@ -3,7 +3,7 @@
 /// Give an instance where the screen is part of the hierarchy on a fresh launch
 /// (a tab, a stack's root); give only the type where it is pushed or presented
 /// later. Without an identifier the screen, and everything under it, is never
-/// saved: fine for a short-lived screen, as the seeds advise.
+/// saved: fine for a short-lived screen.
 ///
 /// ```swift
 /// Screen(SettingsScreen(), id: "settings")    // a tab

@@ -294,7 +294,7 @@ extension ScreenTree {
     /// Adds a child to a custom container.
     ///
     /// The child's type must be among the container's declared children. Its
-    /// identifier must be unique among the container's children (seed 003: two
+    /// identifier must be unique among the container's children (two
     /// web views both named `webview` showed one product's page under another).
     /// An identifier one of the container's declared children has gives the child
     /// that declaration (what it may present), as a restore will.

@@ -4,7 +4,7 @@
 ///
 /// Passing an object from one screen to the next (a cart, a document, a login
 /// session) works until restoration re-creates each screen on its own, when one
-/// instance turns into two (seed 002). Register the object with the coordinator
+/// instance turns into two. Register the object with the coordinator
 /// before launching; it is saved with every archive and restored before any
 /// screen, and screens look it up by identifier while they decode, so every
 /// screen points at the one instance again.
@@ -16,6 +16,8 @@
 /// state.
 ///
 /// ```swift
+/// import Synchronization
+///
 /// final class Cart: RestorableObject {
 ///     struct State: Codable, Sendable { var items: [String] }
 ///     private let items = Mutex<[String]>([])
@@ -33,7 +35,18 @@
 /// ```
 ///
 /// The object's methods are async, so a `@MainActor` class can conform; the
-/// coordinator calls them from its own actor.
+/// coordinator calls them from its own actor. Its explicit type key is then
+/// `nonisolated`, since the coordinator reads it off the main actor:
+///
+/// ```swift
+/// @MainActor final class Account: RestorableObject {
+///     nonisolated static let typeKey: ScreenTypeKey = "account"
+///     struct State: Codable, Sendable { var signature: String }
+///     var signature = ""
+///     func encodeRestorableState() async -> State { State(signature: signature) }
+///     func decodeRestorableState(_ state: State) async { signature = state.signature }
+/// }
+/// ```
 public protocol RestorableObject: AnyObject, Sendable {
     /// The object's saved state.
     associatedtype State: Codable & Sendable

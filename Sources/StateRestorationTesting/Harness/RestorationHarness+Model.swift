@@ -1,9 +1,9 @@
 public import StateRestoration
 
 extension RestorationHarness {
-    /// The model a simulated process runs: a `RestorationModel` over the
-    /// harness's coordinator, whose delegate records its calls.
-    public typealias Model = RestorationModel<LifecycleRecorder<Delegate>>
+    /// The model a simulated process runs: the app's own model type,
+    /// `RestorationModel<Delegate>`, so the code the app builds its UI with takes it.
+    public typealias Model = RestorationModel<Delegate>
 
     /// A simulated process that ran on a model, went to the background and was
     /// ended, and the process relaunched after it: what
@@ -26,9 +26,6 @@ extension RestorationHarness {
         public let saveReport: SaveReport
         /// The shared objects of the relaunched process, registered before its launch.
         public let objects: [String: any RestorableObject]
-        /// The delegate's calls, in order, from the ended process's launch through the
-        /// relaunched process's launch.
-        public let lifecycle: [LifecycleEvent]
 
         /// What the relaunched process's launch did.
         public let report: LaunchReport
@@ -65,7 +62,9 @@ extension RestorationHarness {
     public func relaunchModel(
         prepare: @MainActor (Model) -> Void = { _ in }, _ use: @MainActor (Model) async throws -> Void
     ) async throws -> ModelRelaunch {
-        try await relaunchModel(objects: { [:] }, prepare: prepare) { model, _ in try await use(model) }
+        try await relaunchModel(objects: { [:] }, prepare: { model, _ in prepare(model) }) { model, _ in
+            try await use(model)
+        }
     }
 
     /// Runs one simulated process on a model with shared objects registered, then
@@ -87,8 +86,9 @@ extension RestorationHarness {
     /// - Parameters:
     ///   - objects: Makes one process's shared objects, by identifier; called once
     ///     for each process.
-    ///   - prepare: Registers the model's preparation hooks, before its launch;
-    ///     called once for each process.
+    ///   - prepare: Registers the model's preparation hooks, before its launch, with
+    ///     that process's objects (to hand them to screens); called once for each
+    ///     process.
     ///   - use: What the user does in the first process, after its launch, with
     ///     that process's objects.
     /// - Returns: The relaunched process.
@@ -96,12 +96,11 @@ extension RestorationHarness {
     @MainActor
     public func relaunchModel(
         objects: @MainActor () -> [String: any RestorableObject],
-        prepare: @MainActor (Model) -> Void = { _ in },
+        prepare: @MainActor (Model, _ objects: [String: any RestorableObject]) -> Void = { _, _ in },
         _ use: @MainActor (Model, _ objects: [String: any RestorableObject]) async throws -> Void
     ) async throws -> ModelRelaunch {
-        let log = LifecycleRecorder<Delegate>.Log()
         let endedObjects = objects()
-        let (ended, _) = try await launchModel(objects: endedObjects, prepare: prepare, log: log)
+        let (ended, _) = try await launchModel(objects: endedObjects, prepare: prepare)
         try await use(ended, endedObjects)
         if let refusal = ended.lastRefusal {
             throw HarnessError("the model refused a change the test made through a projection: \(refusal)")
@@ -115,23 +114,24 @@ extension RestorationHarness {
         let endedTree = ended.tree
 
         let relaunchedObjects = objects()
-        let (relaunched, report) = try await launchModel(objects: relaunchedObjects, prepare: prepare, log: log)
+        let (relaunched, report) = try await launchModel(objects: relaunchedObjects, prepare: prepare)
         return ModelRelaunch(
-            model: relaunched, endedTree: endedTree, saveReport: saveReport, objects: relaunchedObjects,
-            lifecycle: log.events, report: report)
+            model: relaunched, endedTree: endedTree, saveReport: saveReport, objects: relaunchedObjects, report: report)
     }
 
-    /// One simulated process: a new coordinator with the objects registered, a new
-    /// model prepared, launched, and its interface reported up.
+    /// One simulated process: a new coordinator over a new store, with a new delegate
+    /// and the objects registered, a new model prepared, launched, and its interface
+    /// reported up.
     @MainActor
     private func launchModel(
-        objects: [String: any RestorableObject], prepare: @MainActor (Model) -> Void,
-        log: LifecycleRecorder<Delegate>.Log
+        objects: [String: any RestorableObject],
+        prepare: @MainActor (Model, [String: any RestorableObject]) -> Void
     ) async throws -> (Model, LaunchReport) {
-        let coordinator = makeCoordinator(log: log)
+        let coordinator = RestorationCoordinator(
+            screens: declaration, store: makeStore(), delegate: makeDelegate(), configuration: configuration)
         for (identifier, object) in objects { await coordinator.register(object, identifier: identifier) }
         let model = try Model(coordinator: coordinator)
-        prepare(model)
+        prepare(model, objects)
         let report = try await model.launch()
         await model.restoredInterfaceDidAppear()
         return (model, report)
