@@ -47,9 +47,15 @@ package final class SharedObjects: Sendable {
         var objects: [String: any RestorableObject] = [:]
         var restore = RestoreState.notStarted
         /// The objects as the archive in the store holds them, as far as this process
-        /// knows: read by the restore, written by the saves; nil when the restore did not
-        /// read the archive.
+        /// knows: read by the restore, written by the saves; nil while no restore has
+        /// read the archive, when saves leave it alone.
         var stored: [ArchivedObject]?
+        /// The registered objects that have taken back their saved state (or had none
+        /// to take): an object registered later takes its state before any save.
+        var settled: Set<ObjectIdentifier> = []
+        /// The identifiers unregistered in this process: a save drops what the archive
+        /// holds for them, and keeps what it holds for identifiers nobody registered yet.
+        var unregistered: Set<String> = []
         /// Whether a save holds the turn.
         var saving = false
         /// The saves waiting for their turn, in the order they asked.
@@ -77,12 +83,18 @@ package final class SharedObjects: Sendable {
 
     /// Registers an object; another one under the identifier is replaced.
     func register(_ object: any RestorableObject, identifier: String) {
-        state.withLock { $0.objects[identifier] = object }
+        state.withLock { state in
+            state.objects[identifier] = object
+            state.unregistered.remove(identifier)
+        }
     }
 
     /// Stops saving the object registered under an identifier.
     func unregister(identifier: String) {
-        state.withLock { $0.objects[identifier] = nil }
+        state.withLock { state in
+            state.objects[identifier] = nil
+            state.unregistered.insert(identifier)
+        }
     }
 
     /// The registered objects, by identifier.
@@ -119,7 +131,8 @@ package final class SharedObjects: Sendable {
             var notes: [String] = []
             let restored = await restoreFromArchive(notes: &notes)
             let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                defer { state.restore = .finished }
+                // Not read (nothing registered yet, or a passing read error): a later launch tries again.
+                defer { state.restore = state.stored == nil ? .notStarted : .finished }
                 guard case .running(let waiters) = state.restore else { return [] }
                 return waiters
             }
@@ -129,8 +142,25 @@ package final class SharedObjects: Sendable {
             await waitForRestore()
             return Restored(objects: objects)
         case .done:
-            return Restored(objects: objects)
+            var notes: [String] = []
+            let restored = await settleLateObjects(notes: &notes)
+            return Restored(objects: objects, restoredIdentifiers: restored, notes: notes)
         }
+    }
+
+    /// Gives each object registered after the archive was read the state the archive
+    /// holds for it, so that it is not saved over; returns the identifiers restored.
+    private func settleLateObjects(notes: inout [String]) async -> [String] {
+        let (late, stored) = state.withLock { state in
+            (state.objects.filter { !state.settled.contains(ObjectIdentifier($0.value)) }, state.stored)
+        }
+        guard let stored, !late.isEmpty else { return [] }
+        let restored = await Self.restore(
+            stored.filter { late[$0.id] != nil }, into: late, archive: key, notes: &notes)
+        state.withLock { state in
+            for object in late.values { state.settled.insert(ObjectIdentifier(object)) }
+        }
+        return restored
     }
 
     /// Waits until the running restore has finished.
@@ -207,6 +237,7 @@ package final class SharedObjects: Sendable {
         }
         let archived = archive.objects ?? []
         setStored(archived)
+        defer { settle(objects) }
         if let maximumAge = configuration.maximumArchiveAge {
             let age = Duration.seconds(max(0, configuration.now().timeIntervalSince(info.savedAt)))
             if age > maximumAge {
@@ -271,16 +302,26 @@ package final class SharedObjects: Sendable {
         }
     }
 
-    private func setStored(_ objects: [ArchivedObject]) {
-        state.withLock { $0.stored = objects }
+    /// Records what the archive holds, and that the objects registered now are settled.
+    private func setStored(_ archived: [ArchivedObject]) {
+        state.withLock { $0.stored = archived }
+        settle(objects)
+    }
+
+    private func settle(_ objects: [String: any RestorableObject]) {
+        state.withLock { state in
+            for object in objects.values { state.settled.insert(ObjectIdentifier(object)) }
+        }
     }
 
     // MARK: Saving
 
     /// Writes the registered objects' current states to their archive, after the saves
     /// that asked before; writes nothing when the archive already holds these states,
-    /// or when no launch of this process has restored the objects (their states would
-    /// replace saved ones they never took back).
+    /// or when no launch of this process has read the archive (their states would
+    /// replace saved ones they never took back). An object registered after the
+    /// archive was read first takes back its saved state; what the archive holds for
+    /// an identifier nobody registered is kept, and for one unregistered, dropped.
     ///
     /// - Throws: ``RestorationError`` when a state does not encode or the store fails;
     ///   the archive is then as it was.
@@ -288,8 +329,13 @@ package final class SharedObjects: Sendable {
         guard await restoreHasRun() else { return }
         await takeSaveTurn()
         defer { passSaveTurn() }
+        var notes: [String] = []
+        _ = await settleLateObjects(notes: &notes)
+        guard let (stored, unregistered) = state.withLock({ state in state.stored.map { ($0, state.unregistered) } })
+        else { return }
         let encoder = ArchiveEncoder()
-        var archived: [ArchivedObject] = []
+        let objects = objects
+        var archived = stored.filter { objects[$0.id] == nil && !unregistered.contains($0.id) }
         for (identifier, object) in objects.sorted(by: { $0.key < $1.key }) {
             do {
                 archived.append(
@@ -301,7 +347,8 @@ package final class SharedObjects: Sendable {
                     .encodingFailed, message: "cannot save shared object \(identifier): \(error)", underlying: error)
             }
         }
-        guard archived != (state.withLock { $0.stored } ?? []) else { return }
+        archived.sort { $0.id < $1.id }
+        guard archived != stored else { return }
         let archive = RestorationArchive(
             appVersion: configuration.appVersion, savedAt: configuration.now(), metadata: RestorationMetadata(),
             objects: archived.isEmpty ? nil : archived)
@@ -322,16 +369,20 @@ package final class SharedObjects: Sendable {
         setStored(archived)
     }
 
-    /// Whether a launch of this process has restored the objects; waits for one that is
-    /// restoring them.
+    /// Whether the archive has been read, so a save knows what it replaces: waits for
+    /// a restore that is running, and runs one when none has read the archive yet but
+    /// objects are registered (registered after the first window launch, say).
     private func restoreHasRun() async -> Bool {
-        let current = state.withLock { $0.restore }
-        switch current {
-        case .notStarted: return false
-        case .running: await waitForRestore()
-        case .finished: break
+        switch state.withLock({ $0.restore }) {
+        case .notStarted:
+            guard !objects.isEmpty else { return false }
+            _ = await restore()
+        case .running:
+            await waitForRestore()
+        case .finished:
+            break
         }
-        return true
+        return state.withLock { $0.stored != nil }
     }
 
     /// Waits until no other save holds the turn, then holds it.

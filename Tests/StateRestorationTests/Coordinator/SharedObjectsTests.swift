@@ -348,3 +348,80 @@ enum Windows {
         #expect(Windows.baskets(in: restored.tree).allSatisfy { $0.cart === own })
     }
 }
+
+/// A store whose reads of one key fail while `failing` is set, as on a locked device.
+private final class LockedStore: RestorationStore {
+    let base: InMemoryStore
+    let lockedKey: StoreKey
+    let failing = Mutex(true)
+
+    init(_ base: InMemoryStore, locking key: StoreKey) {
+        self.base = base
+        self.lockedKey = key
+    }
+
+    func read(_ key: StoreKey) throws -> Data? {
+        if key == lockedKey, failing.withLock({ $0 }) {
+            throw StoreError(code: .readFailed, operation: .read, path: key.rawValue, reason: "the device is locked")
+        }
+        return try base.read(key)
+    }
+    func write(_ data: Data, to key: StoreKey) throws { try base.write(data, to: key) }
+    func remove(_ key: StoreKey) throws { try base.remove(key) }
+    func reject(_ key: StoreKey, reason: String) throws -> String? { try base.reject(key, reason: reason) }
+    func rejectedArchives(for key: StoreKey) throws -> [String] { try base.rejectedArchives(for: key) }
+    func keys() throws -> [StoreKey] { try base.keys() }
+}
+
+/// The shared archive survives what a process could not read or did not register in time.
+@Suite struct SharedArchiveKeepingTests {
+    /// A process that saved the cart holding `items`.
+    private func savedCart(_ items: [String], in store: InMemoryStore) async throws {
+        let scenes = RestorationScenes(screens: Windows.browse, store: store)
+        let cart = WindowCart()
+        scenes.register(cart, identifier: "cart")
+        _ = try await scenes.coordinator(for: "window-1").launch()
+        cart.contents = items
+        try await scenes.coordinator(for: "window-1").save(try Windows.browsingTree())
+    }
+
+    @Test("a shared archive that could not be read is not saved over, and a later launch restores it")
+    func unreadableArchiveIsKept() async throws {
+        let store = InMemoryStore()
+        try await savedCart(["tea"], in: store)
+        let saved = try store.read("shared")
+
+        let locked = LockedStore(InMemoryStore(storage: store.storage), locking: "shared")
+        let scenes = RestorationScenes(screens: Windows.browse, store: locked)
+        let cart = WindowCart()
+        scenes.register(cart, identifier: "cart")
+        _ = try await scenes.coordinator(for: "window-1").launch()
+        #expect(cart.contents.isEmpty)
+        try await scenes.coordinator(for: "window-1").save(try Windows.browsingTree())
+        #expect(try store.read("shared") == saved)  // not replaced by the fresh cart
+
+        locked.failing.withLock { $0 = false }  // unlocked: the next window's launch reads it
+        _ = try await scenes.coordinator(for: "window-2").launch()
+        #expect(cart.contents == ["tea"])
+    }
+
+    @Test("an object registered after the first window launched takes back its saved state before it is saved")
+    func lateRegistrationKeepsItsState() async throws {
+        let store = InMemoryStore()
+        try await savedCart(["tea"], in: store)
+
+        let scenes = RestorationScenes(screens: Windows.browse, store: InMemoryStore(storage: store.storage))
+        _ = try await scenes.coordinator(for: "window-1").launch()  // nothing registered yet
+        let cart = WindowCart()
+        scenes.register(cart, identifier: "cart")
+        try await scenes.coordinator(for: "window-1").save(try Windows.browsingTree())
+        #expect(cart.contents == ["tea"])
+        #expect(try Windows.archivedObjects("shared", in: store)?.count == 1)
+
+        let relaunched = RestorationScenes(screens: Windows.browse, store: InMemoryStore(storage: store.storage))
+        let restored = WindowCart()
+        relaunched.register(restored, identifier: "cart")
+        _ = try await relaunched.coordinator(for: "window-1").launch()
+        #expect(restored.contents == ["tea"])
+    }
+}
