@@ -770,6 +770,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         if let sharedObjects {
             try await sharedObjects.save()
             log.phase("save the objects the windows share")
+            try requireNotCancelled()  // that save may have waited for another window's
         }
         do {
             try store.write(sealed, to: configuration.storeKey)
@@ -781,6 +782,12 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         report.byteCount = sealed.count
         ignoresSnapshotOnNextSave = false
         return report
+    }
+
+    /// Whether an archive holds nothing but the tree: no registered or shared
+    /// objects, and no app-wide state. Two saves of equal trees then write the same.
+    func savesOnlyTheTree() -> Bool {
+        objects.isEmpty && (sharedObjects?.objects.isEmpty ?? true) && Delegate.AppState.self == NoAppState.self
     }
 
     /// Stops a save whose task was cancelled, before it writes anything.

@@ -57,6 +57,12 @@ public struct NodeReference: Hashable, Sendable, ExpressibleByStringLiteral, Cus
         self.init(value)
     }
 
+    /// Whether the reference names a node by identity, not by path or identifier.
+    var namesNode: Bool {
+        if case .node = form { return true }
+        return false
+    }
+
     /// The reference as written.
     public var description: String {
         switch form {

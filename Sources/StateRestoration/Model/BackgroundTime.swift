@@ -14,9 +14,7 @@
 /// ```swift
 /// struct UIKitBackgroundTime: BackgroundTime {
 ///     func begin(_ name: String, expiration: @escaping @MainActor () -> Void) -> Int? {
-///         let task = UIApplication.shared.beginBackgroundTask(withName: name) {
-///             MainActor.assumeIsolated { expiration() }
-///         }
+///         let task = UIApplication.shared.beginBackgroundTask(withName: name) { expiration() }
 ///         return task == .invalid ? nil : task.rawValue
 ///     }
 ///     func end(_ task: Int) {

@@ -25,12 +25,13 @@ extension RestorationModel {
     /// - Returns: The projection.
     public func path(of stack: NodeReference) -> Projection<[ScreenEntry]> {
         Projection(
-            get: { [unowned self] in Array(stackEntries(stack).dropFirst()) },
-            set: { [unowned self] (entries) throws(HierarchyError) in
+            get: { [weak self] in Array(self?.stackEntries(stack).dropFirst() ?? []) },
+            set: { [weak self] (entries) throws(HierarchyError) in
+                guard let self else { return }
                 let root = Array(currentTree[stack]?.children.prefix(1) ?? [])
                 try setStack(root.map(ScreenEntry.init) + entries, of: stack)
             },
-            refuse: { [unowned self] in refuse($0) })
+            refuse: { [weak self] in self?.refuse($0) })
     }
 
     /// A navigation stack's screens, root first: what a `UINavigationController`
@@ -44,9 +45,9 @@ extension RestorationModel {
     /// - Returns: The projection.
     public func screens(of stack: NodeReference) -> Projection<[ScreenEntry]> {
         Projection(
-            get: { [unowned self] in stackEntries(stack) },
-            set: { [unowned self] (entries) throws(HierarchyError) in try setStack(entries, of: stack) },
-            refuse: { [unowned self] in refuse($0) })
+            get: { [weak self] in self?.stackEntries(stack) ?? [] },
+            set: { [weak self] (entries) throws(HierarchyError) in try self?.setStack(entries, of: stack) },
+            refuse: { [weak self] in self?.refuse($0) })
     }
 
     /// The identifier of the selected tab, as SwiftUI's `TabView(selection:)`
@@ -68,15 +69,16 @@ extension RestorationModel {
     /// - Returns: The projection; empty when there are no such tabs.
     public func selectedTab(in tabs: NodeReference) -> Projection<String> {
         Projection(
-            get: { [unowned self] in
-                observedNode(tabs, [.selection, .children])?.node.selectedChild?.displayName ?? ""
+            get: { [weak self] in
+                self?.observedNode(tabs, [.selection, .children])?.node.selectedChild?.displayName ?? ""
             },
-            set: { [unowned self] (tab) throws(HierarchyError) in
+            set: { [weak self] (tab) throws(HierarchyError) in
+                guard let self else { return }
                 var tree = currentTree
                 try tree.selectTab(tab, in: tabs)
                 self.tree = tree
             },
-            refuse: { [unowned self] in refuse($0) })
+            refuse: { [weak self] in self?.refuse($0) })
     }
 
     /// The node presented over another, as SwiftUI's `.sheet(item:)` and
@@ -97,11 +99,11 @@ extension RestorationModel {
     /// - Returns: The projection.
     public func presented(over presenter: NodeReference) -> Projection<ScreenEntry?> {
         Projection(
-            get: { [unowned self] in
-                observedNode(presenter, [.children])?.node.presented.map(ScreenEntry.init)
+            get: { [weak self] in
+                self?.observedNode(presenter, [.children])?.node.presented.map(ScreenEntry.init)
             },
-            set: { [unowned self] (entry) throws(HierarchyError) in try setPresented(entry, over: presenter) },
-            refuse: { [unowned self] in refuse($0) })
+            set: { [weak self] (entry) throws(HierarchyError) in try self?.setPresented(entry, over: presenter) },
+            refuse: { [weak self] in self?.refuse($0) })
     }
 
     /// One screen's state, to bind a control to: a text field to a draft.
@@ -112,9 +114,12 @@ extension RestorationModel {
     /// }
     /// ```
     ///
-    /// Reading it observes that screen alone. Once the screen is closed, the getter
-    /// returns the last state it read and the setter is refused, so a view on its
-    /// way out never reads a missing screen.
+    /// Reading it observes that screen alone, and so does making it: a view that
+    /// made it runs again when the screen leaves the tree (at the launch's handover,
+    /// say) and makes the projection of the screen that took its place. Once the
+    /// screen is closed, the getter returns the last state it read and writes are
+    /// dropped (a text field committing as its sheet closes), so a view on its way
+    /// out never reads a missing screen or raises a refusal.
     ///
     /// - Parameters:
     ///   - type: The screen's type.
@@ -122,21 +127,22 @@ extension RestorationModel {
     ///     ``ScreenEntry/reference``), a path, or an identifier only one node has.
     /// - Returns: The projection; nil when there is no screen of that type there.
     public func state<S: RestorableScreen>(of type: S.Type, at reference: NodeReference) -> Projection<S.State>? {
-        guard let found = currentTree[reference], let screen = found.screen as? S else { return nil }
+        guard let found = observedNode(reference, [.screen])?.node, let screen = found.screen as? S else { return nil }
         // Found by identity from now on, so a path that later names another node does not move it.
         let node = NodeReference.node(found.id)
         let last = LastRead(screen.state)
         return Projection(
-            get: { [unowned self] in
-                if let screen = observedNode(node, [.screen])?.node.screen as? S { last.value = screen.state }
+            get: { [weak self] in
+                if let screen = self?.observedNode(node, [.screen])?.node.screen as? S { last.value = screen.state }
                 return last.value
             },
-            set: { [unowned self] (state) throws(HierarchyError) in
+            set: { [weak self] (state) throws(HierarchyError) in
+                guard let self, currentTree[node] != nil else { return }  // closed: nothing to write to
                 var tree = currentTree
                 try tree.update(S.self, at: node) { $0.state = state }
                 self.tree = tree
             },
-            refuse: { [unowned self] in refuse($0) })
+            refuse: { [weak self] in self?.refuse($0) })
     }
 
     /// A custom container's children, in order.
@@ -151,9 +157,11 @@ extension RestorationModel {
     /// - Returns: The projection.
     public func children(of container: NodeReference) -> Projection<[ScreenEntry]> {
         Projection(
-            get: { [unowned self] in observedNode(container, [.children])?.node.children.map(ScreenEntry.init) ?? [] },
-            set: { [unowned self] (entries) throws(HierarchyError) in try setChildren(entries, of: container) },
-            refuse: { [unowned self] in refuse($0) })
+            get: { [weak self] in
+                self?.observedNode(container, [.children])?.node.children.map(ScreenEntry.init) ?? []
+            },
+            set: { [weak self] (entries) throws(HierarchyError) in try self?.setChildren(entries, of: container) },
+            refuse: { [weak self] in self?.refuse($0) })
     }
 
     // MARK: Setters

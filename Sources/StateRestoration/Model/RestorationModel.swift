@@ -96,7 +96,9 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     ///
     /// Reading it observes the whole tree; a view that shows one part of it reads
     /// a projection instead. Setting it runs the preparation hooks on the screens
-    /// that are new to it, then tells the observers of the parts that changed.
+    /// that are new to it, then tells the observers of the parts that changed. A
+    /// set that changes no node's state or structure (the same path written back,
+    /// a screen's service replaced) tells no observer.
     public var tree: ScreenTree {
         get {
             registrar.access(self, keyPath: \.tree)
@@ -104,15 +106,53 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
         }
         set {
             var new = newValue
-            prepareArrivals(in: &new)
+            let handover = prepareArrivals(in: &new)
             let parts = ObservedPart.changes(from: storage, to: new)
+            let newRoot = new.root.id != storage.root.id
+            guard newRoot || !parts.isEmpty else {
+                storage = new
+                return
+            }
             registrar.willSet(self, keyPath: \.tree)
+            if newRoot { registrar.willSet(self, keyPath: \.rootID) }
             for part in parts { registrar.willSet(self, keyPath: \.[observing: part]) }
             storage = new
+            if handover { launched = true }
             for part in parts { registrar.didSet(self, keyPath: \.[observing: part]) }
+            if newRoot { registrar.didSet(self, keyPath: \.rootID) }
             registrar.didSet(self, keyPath: \.tree)
         }
     }
+
+    /// The identity of the tree's root, which changes when a launch hands its tree
+    /// over, and never while the user navigates: what a view keys the
+    /// restored-interface call on.
+    ///
+    /// ```swift
+    /// RootView(model: model)
+    ///     .task(id: model.rootID) { await model.restoredInterfaceDidAppear() }
+    /// ```
+    public var rootID: ScreenNode.ID {
+        registrar.access(self, keyPath: \.rootID)
+        return storage.root.id
+    }
+
+    /// Whether the launch has handed its tree over: from then on ``tree`` is the
+    /// restored one (or the fresh one the launch made), and what the user does in
+    /// it is saved. Show the window's screens once it is true: changes made to the
+    /// initial tree before it are replaced by the launch's tree.
+    ///
+    /// ```swift
+    /// if model.isLaunched { MailRoot(model: model) } else { Color.clear }
+    /// ```
+    public private(set) var isLaunched: Bool {
+        get {
+            registrar.access(self, keyPath: \.isLaunched)
+            return launched
+        }
+        set { registrar.withMutation(of: self, keyPath: \.isLaunched) { launched = newValue } }
+    }
+    private var launched = false
 
     /// The key path a projection observes one part of a node through.
     subscript(observing part: ObservedPart) -> Int { 0 }
@@ -121,13 +161,23 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     /// projection shows; when there is none, observes the whole tree, so the getter
     /// runs again once it appears.
     ///
-    /// Nothing above the node is observed: a change that removes the node tells
-    /// every observer of its parts, and the getter then finds what the reference
-    /// names next.
+    /// A change that removes the node tells every observer of its parts. A
+    /// reference by path or identifier also observes the children of every node
+    /// above it, whose change can make the reference name another node (or several).
     func observedNode(_ reference: NodeReference, _ aspects: [ObservedPart.Aspect]) -> ScreenTree.Visit? {
         guard let visit = try? storage.resolve(reference) else {
             registrar.access(self, keyPath: \.tree)
             return nil
+        }
+        if !reference.namesNode {
+            var node = storage.root
+            for step in visit.address {
+                registrar.access(self, keyPath: \.[observing: ObservedPart(node: node.id, aspect: .children)])
+                switch step {
+                case .child(let index): node = node.children[index]
+                case .presented: node = node.presentedStorage[0]
+                }
+            }
         }
         for aspect in aspects {
             registrar.access(self, keyPath: \.[observing: ObservedPart(node: visit.node.id, aspect: aspect)])
@@ -184,10 +234,11 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
 
     /// Runs the preparation hooks on the screens new to the model, and records
     /// every node of `new` as prepared.
-    private func prepareArrivals(in new: inout ScreenTree) {
+    /// Returns whether `new` is the tree the running launch hands over.
+    private func prepareArrivals(in new: inout ScreenTree) -> Bool {
         let handover = awaitingHandover && new.root.id != storage.root.id
         if handover { awaitingHandover = false }
-        guard !preparations.isEmpty else { return }
+        guard !preparations.isEmpty else { return handover }
         var arrivals: [(address: [NodeStep], id: ScreenNode.ID)] = []
         new.walk { visit in
             guard !prepared.contains(visit.node.id), let screen = visit.node.screen,
@@ -205,6 +256,7 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
         }
         prepared = []
         new.root.forEachNodeValue { prepared.insert($0.id) }
+        return handover
     }
 
     // MARK: Observed state
@@ -319,7 +371,7 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     ///
     /// ```swift
     /// RootView(model: model)
-    ///     .task(id: model.tree.root.id) { await model.restoredInterfaceDidAppear() }
+    ///     .task(id: model.rootID) { await model.restoredInterfaceDidAppear() }
     /// ```
     public func restoredInterfaceDidAppear() async {
         await coordinator.restoredInterfaceDidAppear()
@@ -337,13 +389,17 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     /// - Throws: What the coordinator's save throws; nothing was written then.
     @discardableResult
     public func save() async throws -> SaveReport {
-        // Captured here too (the coordinator's capture then changes nothing), to know
-        // which tree the save writes.
-        var captured = storage
-        captured.captureLiveState()
-        if captured != storage { tree = captured }
         do {
-            let report = try await coordinator.save(self)
+            guard launched else {
+                throw RestorationError(
+                    .saveBeforeLaunch,
+                    message:
+                        "not saved: the model has not launched, and its initial tree would replace the saved archive")
+            }
+            var captured = storage
+            captured.captureLiveState()
+            if captured != storage { tree = captured }
+            let report = try await coordinator.save(captured)
             saves.savedTree = captured
             lastSaveReport = report
             lastSaveError = nil
@@ -364,8 +420,17 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     /// - requests made before the running save starts are one save;
     /// - a request made while a save runs is one more save after it;
     /// - the background save that follows the inactive save of the same trip out
-    ///   of the foreground writes only if the tree changed since: going inactive
-    ///   then to the background saves once.
+    ///   of the foreground writes only if the tree changed since, when the archive
+    ///   holds nothing else (no shared objects, no app-wide state): going inactive
+    ///   then to the background saves once;
+    /// - ``AppPhase/inactive`` saves only on the way out of the foreground (after
+    ///   ``AppPhase/active``), not on the way back in or at a cold launch;
+    /// - phases before the launch handed its tree over save nothing: the archive
+    ///   being restored stays.
+    ///
+    /// ``AppPhase/terminate`` is best effort: the save runs in a task, and the
+    /// system ends the process soon after `applicationWillTerminate(_:)` returns;
+    /// the saves on inactive and background are the ones to count on.
     ///
     /// For ``AppPhase/background`` and ``AppPhase/terminate`` the model asks
     /// ``backgroundTime`` for time at once, before this method returns (the
@@ -380,13 +445,17 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     ///
     /// - Parameter phase: The phase the app entered.
     public func handle(_ phase: AppPhase) {
+        let previous = self.phase
         self.phase = phase
+        // Before the handover there is nothing of the user's to save: the archive being restored stays.
+        guard launched else { return }
         switch phase {
         case .active:
             saves.savedOnResign = nil
             return
         case .inactive:
-            break
+            // Only on the way out of the foreground: SwiftUI also passes through inactive on the way in.
+            guard previous == .active else { return }
         case .background, .terminate:
             if saves.backgroundTask == nil, let backgroundTime {
                 saves.backgroundTask = backgroundTime.begin("Save the window's state") { [weak self] in
@@ -422,7 +491,7 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     /// One save for a phase; skipped when it follows the inactive save of the same
     /// trip out of the foreground and the tree has not changed since.
     private func saveForPhase(_ phase: AppPhase) async {
-        if phase != .inactive, let savedOnResign = saves.savedOnResign {
+        if phase != .inactive, let savedOnResign = saves.savedOnResign, await coordinator.savesOnlyTheTree() {
             var captured = storage
             captured.captureLiveState()
             if captured == savedOnResign {

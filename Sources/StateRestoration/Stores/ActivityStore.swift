@@ -35,8 +35,9 @@ import Synchronization
 /// ```
 ///
 /// A save is asynchronous and the system asks for the activity when the scene enters
-/// the background, so save when the scene resigns active; ``archive`` then holds the
-/// newest complete archive, never a partial one. A coordinator made on its own works
+/// the background, so save when the scene resigns active (a ``RestorationModel``
+/// does, on ``AppPhase/inactive``); ``archive`` holds the archive of the last
+/// completed save, always whole, never a partial one. A coordinator made on its own works
 /// as well as one of ``RestorationScenes``; the scenes add the objects the windows
 /// share, kept in the scenes' own store.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import Synchronization
 import Testing
 
 /// The model's launch, saves on phase changes, background time, and preparation hooks.
@@ -12,6 +13,7 @@ import Testing
         try model.tree.push(ProductScreen("p-1"), onto: "browse")
 
         // Both phases before the save starts: one save.
+        model.handle(.active)
         model.handle(.inactive)
         model.handle(.background)
         await model.savesFinished()
@@ -39,6 +41,52 @@ import Testing
         let relaunched = try RestorationModel(screens: Shop.declaration(), store: store)
         try await relaunched.launch()
         #expect(relaunched.tree == model.tree)
+    }
+
+    @Test func phasesSaveOnlyOnTheWayOut() async throws {
+        let store = CountingStore()
+        let model = try RestorationModel(screens: Shop.declaration(), store: store)
+        model.handle(.inactive)  // a cold launch passes through inactive before the handover
+        model.handle(.background)
+        await model.savesFinished()
+        #expect(store.writeCount == 0)
+        #expect(model.lastSaveError == nil)
+
+        try await model.launch()
+        model.handle(.active)
+        model.handle(.inactive)
+        model.handle(.background)
+        await model.savesFinished()
+        #expect(store.writeCount == 1)
+        model.handle(.inactive)  // on the way back in
+        await model.savesFinished()
+        #expect(store.writeCount == 1)
+        model.handle(.active)
+        #expect(store.writeCount == 1)
+    }
+
+    @Test func theBackgroundSaveRunsWhenSharedStateMayHaveChanged() async throws {
+        let store = CountingStore()
+        let coordinator = RestorationCoordinator(
+            screens: Shop.declaration(), store: store, delegate: DefaultRestorationDelegate())
+        let account = Account()
+        await coordinator.register(account, identifier: "account")
+        let model = try RestorationModel(coordinator: coordinator)
+        try await model.launch()
+        model.handle(.active)
+        model.handle(.inactive)
+        await model.savesFinished()
+        account.signature = "Ada"  // changed while inactive; the tree is not
+        model.handle(.background)
+        await model.savesFinished()
+        #expect(store.writeCount == 2)
+
+        let relaunchedCoordinator = RestorationCoordinator(
+            screens: Shop.declaration(), store: store, delegate: DefaultRestorationDelegate())
+        let restored = Account()
+        await relaunchedCoordinator.register(restored, identifier: "account")
+        _ = try await relaunchedCoordinator.launch()
+        #expect(restored.signature == "Ada")
     }
 
     @Test func backgroundTimeIsHeldWhileTheSaveRuns() async throws {
@@ -196,4 +244,16 @@ import Testing
         #expect(!model.isRestoring)
         #expect(model.launchReport?.outcome == report.outcome)
     }
+}
+
+/// An account object, saved with the archive.
+private final class Account: RestorableObject {
+    struct State: Codable, Sendable { var signature: String }
+    private let stored = Mutex("")
+    var signature: String {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+    func encodeRestorableState() async -> State { State(signature: signature) }
+    func decodeRestorableState(_ state: State) async { signature = state.signature }
 }

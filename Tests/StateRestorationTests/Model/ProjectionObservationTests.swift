@@ -1,5 +1,6 @@
 import Observation
 import StateRestoration
+import Synchronization
 import Testing
 
 /// A projection tells its observers of the changes it shows, and of no other.
@@ -84,11 +85,51 @@ import Testing
     @Test func aScreenClosedTellsItsStateObservers() throws {
         let product = try #require(model.state(of: ProductScreen.self, at: "product#1"))
         #expect(try changeIsObserved(reading: { _ = product.wrappedValue }) { try model.tree.pop(from: "browse") })
-        // The closed screen's last state stays readable; writing it is refused, naming the node.
+        // The closed screen's last state stays readable; a write (a field committing as its
+        // sheet closes) is dropped without a refusal.
         #expect(product.wrappedValue.productID == "p-1")
-        #expect(throws: HierarchyError.self) { try product.set(.init(productID: "p-9")) }
+        let tree = model.tree
+        try product.set(.init(productID: "p-9"))
         product.wrappedValue = .init(productID: "p-9")
-        #expect(model.lastRefusal?.code == .notFound)
+        #expect(model.lastRefusal == nil)
+        #expect(model.tree == tree)
+    }
+
+    @Test func aReferenceByIdentifierSeesWhatItNamesChange() throws {
+        let sheet = model.presented(over: "product")  // one product on the stack: product#1
+        #expect(try changeIsObserved(reading: { _ = sheet.wrappedValue }) {
+            try model.tree.push(ProductScreen("p-2"), onto: "browse")  // now two nodes are named product
+        })
+        #expect(sheet.wrappedValue == nil)
+    }
+
+    @Test func theRootIdentityChangesOnlyWithTheRoot() async throws {
+        #expect(!changeIsObserved(reading: { _ = model.rootID }) {
+            try? model.tree.push(ProductScreen("p-2"), onto: "browse")
+        })
+        let fired = Atomic<Bool>(false)
+        let draftBeforeLaunch = withObservationTracking {
+            _ = model.rootID
+            return model.state(of: DraftScreen.self, at: "draft")
+        } onChange: {
+            fired.store(true, ordering: .relaxed)
+        }
+        #expect(!model.isLaunched)
+        try await model.launch()
+        #expect(model.isLaunched)
+        // A view that made its projection before the handover runs again, and makes it anew.
+        let wasFired = fired.load(ordering: .relaxed)
+        #expect(wasFired)
+        let draft = try #require(model.state(of: DraftScreen.self, at: "draft"))
+        draft.wrappedValue.text = "typed after the launch"
+        #expect(model.tree.screen(DraftScreen.self, at: "draft")?.state.text == "typed after the launch")
+        #expect(draftBeforeLaunch?.wrappedValue.text == "")
+    }
+
+    @Test func writingBackTheSamePathTellsNoOne() throws {
+        let path = model.path(of: "browse")
+        let shown = path.wrappedValue
+        #expect(!changeIsObserved(reading: { _ = model.tree }) { path.wrappedValue = shown })
     }
 
     @Test func theWholeTreeSeesEveryChange() throws {
