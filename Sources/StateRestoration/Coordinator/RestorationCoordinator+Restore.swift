@@ -171,34 +171,11 @@ extension RestorationCoordinator {
     func restoreObjects(
         _ archived: [ArchivedObject], sharedIdentifiers: Set<String>, notes: inout [String]
     ) async -> [String] {
-        var restored: [String] = []
-        for saved in archived {
-            guard let object = objects[saved.id] else {
-                if sharedIdentifiers.contains(saved.id) {
-                    notes.append(
-                        "the archive holds object \(saved.id) (\(saved.type)), which the windows share: it comes from the shared objects' archive, not from this window's"
-                    )
-                    continue
-                }
-                notes.append(
-                    "the archive holds object \(saved.id) (\(saved.type)), but no object is registered under that identifier"
-                )
-                continue
-            }
-            guard Swift.type(of: object).typeKey == saved.type else {
-                notes.append(
-                    "object \(saved.id) was saved as \(saved.type), but a \(Swift.type(of: object).typeKey) is registered under that identifier"
-                )
-                continue
-            }
-            do {
-                try await object.decodeSavedState(saved.state)
-                restored.append(saved.id)
-            } catch {
-                notes.append("object \(saved.id) (\(saved.type)) did not decode: \(error)")
-            }
+        await ArchivedObject.restore(archived, into: objects, kind: "object", notes: &notes) { saved in
+            sharedIdentifiers.contains(saved.id)
+                ? "the archive holds object \(saved.id) (\(saved.type)), which the windows share: it comes from the shared objects' archive, not from this window's"
+                : "the archive holds object \(saved.id) (\(saved.type)), but no object is registered under that identifier"
         }
-        return restored
     }
 
     /// Decodes a saved state of the current version, or migrates an older one

@@ -256,28 +256,9 @@ package final class SharedObjects: Sendable {
         _ archived: [ArchivedObject], into objects: [String: any RestorableObject], archive key: StoreKey,
         notes: inout [String]
     ) async -> [String] {
-        var restored: [String] = []
-        for saved in archived {
-            guard let object = objects[saved.id] else {
-                notes.append(
-                    "the shared objects' archive \(key) holds object \(saved.id) (\(saved.type)), but no object is registered with the scenes under that identifier"
-                )
-                continue
-            }
-            guard Swift.type(of: object).typeKey == saved.type else {
-                notes.append(
-                    "shared object \(saved.id) was saved as \(saved.type), but a \(Swift.type(of: object).typeKey) is registered under that identifier"
-                )
-                continue
-            }
-            do {
-                try await object.decodeSavedState(saved.state)
-                restored.append(saved.id)
-            } catch {
-                notes.append("shared object \(saved.id) (\(saved.type)) did not decode: \(error)")
-            }
+        await ArchivedObject.restore(archived, into: objects, kind: "shared object", notes: &notes) { saved in
+            "the shared objects' archive \(key) holds object \(saved.id) (\(saved.type)), but no object is registered with the scenes under that identifier"
         }
-        return restored
     }
 
     /// Moves the archive aside and says so, in one line.

@@ -97,16 +97,18 @@ import Testing
 
     @Test func aReferenceByIdentifierSeesWhatItNamesChange() throws {
         let sheet = model.presented(over: "product")  // one product on the stack: product#1
-        #expect(try changeIsObserved(reading: { _ = sheet.wrappedValue }) {
-            try model.tree.push(ProductScreen("p-2"), onto: "browse")  // now two nodes are named product
-        })
+        #expect(
+            try changeIsObserved(reading: { _ = sheet.wrappedValue }) {
+                try model.tree.push(ProductScreen("p-2"), onto: "browse")  // now two nodes are named product
+            })
         #expect(sheet.wrappedValue == nil)
     }
 
     @Test func theRootIdentityChangesOnlyWithTheRoot() async throws {
-        #expect(!changeIsObserved(reading: { _ = model.rootID }) {
-            try? model.tree.push(ProductScreen("p-2"), onto: "browse")
-        })
+        #expect(
+            !changeIsObserved(reading: { _ = model.rootID }) {
+                try? model.tree.push(ProductScreen("p-2"), onto: "browse")
+            })
         let fired = Atomic<Bool>(false)
         let draftBeforeLaunch = withObservationTracking {
             _ = model.rootID
