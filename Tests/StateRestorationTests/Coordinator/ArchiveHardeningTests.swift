@@ -3,23 +3,6 @@ import Synchronization
 import StateRestoration
 import Testing
 
-/// A store whose reads of the archive fail while a test says so.
-private final class UnreadableStore: RestorationStore {
-    struct Locked: Error, CustomStringConvertible { var description: String { "the device is locked" } }
-    let base = InMemoryStore()
-    let failingReads = Mutex(false)
-
-    func read(_ key: StoreKey) throws -> Data? {
-        if key == .main, failingReads.withLock({ $0 }) { throw Locked() }
-        return try base.read(key)
-    }
-    func write(_ data: Data, to key: StoreKey) throws { try base.write(data, to: key) }
-    func remove(_ key: StoreKey) throws { try base.remove(key) }
-    func reject(_ key: StoreKey, reason: String) throws -> String? { try base.reject(key, reason: reason) }
-    func rejectedArchives(for key: StoreKey) throws -> [String] { try base.rejectedArchives(for: key) }
-    func keys() throws -> [StoreKey] { try base.keys() }
-}
-
 @Suite struct ArchiveHardeningTests {
     /// Seals an archive body made from the model, as a save would.
     private func sealed(_ archive: RestorationArchive) throws -> Data {
@@ -57,7 +40,7 @@ private final class UnreadableStore: RestorationStore {
 
     @Test("a launch that cannot read the store leaves an earlier crash's marker, so the next one still refuses")
     func unreadableStoreKeepsMarker() async throws {
-        let store = UnreadableStore()
+        let store = LockableStore()
         try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(try Shop.busyTree())
         try store.write(Data("restoring since an earlier launch".utf8), to: "main.restoring")
 

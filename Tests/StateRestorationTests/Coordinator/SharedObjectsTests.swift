@@ -349,30 +349,6 @@ enum Windows {
     }
 }
 
-/// A store whose reads of one key fail while `failing` is set, as on a locked device.
-private final class LockedStore: RestorationStore {
-    let base: InMemoryStore
-    let lockedKey: StoreKey
-    let failing = Mutex(true)
-
-    init(_ base: InMemoryStore, locking key: StoreKey) {
-        self.base = base
-        self.lockedKey = key
-    }
-
-    func read(_ key: StoreKey) throws -> Data? {
-        if key == lockedKey, failing.withLock({ $0 }) {
-            throw StoreError(code: .readFailed, operation: .read, path: key.rawValue, reason: "the device is locked")
-        }
-        return try base.read(key)
-    }
-    func write(_ data: Data, to key: StoreKey) throws { try base.write(data, to: key) }
-    func remove(_ key: StoreKey) throws { try base.remove(key) }
-    func reject(_ key: StoreKey, reason: String) throws -> String? { try base.reject(key, reason: reason) }
-    func rejectedArchives(for key: StoreKey) throws -> [String] { try base.rejectedArchives(for: key) }
-    func keys() throws -> [StoreKey] { try base.keys() }
-}
-
 /// The shared archive survives what a process could not read or did not register in time.
 @Suite struct SharedArchiveKeepingTests {
     /// A process that saved the cart holding `items`.
@@ -391,7 +367,7 @@ private final class LockedStore: RestorationStore {
         try await savedCart(["tea"], in: store)
         let saved = try store.read("shared")
 
-        let locked = LockedStore(InMemoryStore(storage: store.storage), locking: "shared")
+        let locked = LockableStore(InMemoryStore(storage: store.storage), locking: "shared", locked: true)
         let scenes = RestorationScenes(screens: Windows.browse, store: locked)
         let cart = WindowCart()
         scenes.register(cart, identifier: "cart")
@@ -400,7 +376,7 @@ private final class LockedStore: RestorationStore {
         try await scenes.coordinator(for: "window-1").save(try Windows.browsingTree())
         #expect(try store.read("shared") == saved)  // not replaced by the fresh cart
 
-        locked.failing.withLock { $0 = false }  // unlocked: the next window's launch reads it
+        locked.failingReads.withLock { $0 = false }  // unlocked: the next window's launch reads it
         _ = try await scenes.coordinator(for: "window-2").launch()
         #expect(cart.contents == ["tea"])
     }
