@@ -379,14 +379,16 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
 
     // MARK: Saving
 
-    /// Saves the tree now, after each screen captured its live state into it:
-    /// ``RestorationCoordinator/save(_:)-(RestorationHost)``.
+    /// Saves the tree now, after each screen captured its live state into it, as
+    /// ``RestorationCoordinator/save(_:)-(RestorationHost)`` does.
     ///
     /// ``handle(_:)`` saves on its own as the app leaves the foreground; call this
     /// for a save the app decides on, such as after the user sends a message.
     ///
     /// - Returns: What was saved.
-    /// - Throws: What the coordinator's save throws; nothing was written then.
+    /// - Throws: ``RestorationError/Code/saveBeforeLaunch`` before the launch handed
+    ///   its tree over, or what ``RestorationCoordinator/save(_:)-(ScreenTree)``
+    ///   throws; nothing was written then.
     @discardableResult
     public func save() async throws -> SaveReport {
         do {
@@ -423,8 +425,8 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     ///   of the foreground writes only if the tree changed since, when the archive
     ///   holds nothing else (no shared objects, no app-wide state): going inactive
     ///   then to the background saves once;
-    /// - ``AppPhase/inactive`` saves only on the way out of the foreground (after
-    ///   ``AppPhase/active``), not on the way back in or at a cold launch;
+    /// - ``AppPhase/inactive`` saves on the way out of the foreground, not on the
+    ///   way back in from ``AppPhase/background`` (SwiftUI passes through it);
     /// - phases before the launch handed its tree over save nothing: the archive
     ///   being restored stays.
     ///
@@ -455,7 +457,7 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
             return
         case .inactive:
             // Only on the way out of the foreground: SwiftUI also passes through inactive on the way in.
-            guard previous == .active else { return }
+            guard previous != .background else { return }
         case .background, .terminate:
             if saves.backgroundTask == nil, let backgroundTime {
                 saves.backgroundTask = backgroundTime.begin("Save the window's state") { [weak self] in
