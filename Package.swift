@@ -30,7 +30,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StateRestorationTests",
-            dependencies: ["StateRestoration", "StateRestorationTesting"]
+            dependencies: ["StateRestoration", "StateRestorationTesting"],
+            // The golden archives (see GoldenArchiveTests).
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "StateRestorationTestingTests",
