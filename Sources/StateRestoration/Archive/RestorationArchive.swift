@@ -29,9 +29,6 @@ package struct RestorationArchive: Codable, Sendable {
     package var root: ArchivedNode?
     /// The root's encoding, when a save already made it; written instead of `root`.
     package var encodedRoot: Data?
-    /// The root's record, encoded again by a save, for ``ArchiveEncoder`` to write straight into
-    /// the archive; written instead of `encodedRoot` and `root`. Never decoded.
-    var pendingRoot: ArchivePendingEncoding?
     /// The registered shared objects, restored before any screen.
     package var objects: [ArchivedObject]?
     /// Whether the app asked not to show the saved snapshot at the next launch.
@@ -85,11 +82,7 @@ package struct RestorationArchive: Codable, Sendable {
         try container.encode(savedAt, forKey: .savedAt)
         try container.encode(metadata, forKey: .metadata)
         try container.encodeIfPresent(appState, forKey: .appState)
-        if let pendingRoot {
-            try container.encode(pendingRoot, forKey: .root)
-        } else {
-            try container.encodeIfPresent(try encodedRoot ?? root?.encoded(), forKey: .root)
-        }
+        try container.encodeIfPresent(try encodedRoot ?? root?.encoded(), forKey: .root)
         try container.encodeIfPresent(objects, forKey: .objects)
         try container.encodeIfPresent(ignoresSnapshot, forKey: .ignoresSnapshot)
     }

@@ -19,9 +19,6 @@ struct HierarchyArchiver {
         let record: ArchivedNodeRecord
         /// The record's encoding.
         let bytes: Data
-        /// The CRC-32C register of ``bytes`` (``CRC32C/register(_:)``): a parent's record, and
-        /// the archive's checksum, fold it in rather than read the bytes again.
-        let register: UInt32
         /// The screen's state that ``record`` holds encoded, for the next save to compare with.
         let state: (any Sendable)?
         /// The saved children, in the record's order.
@@ -38,18 +35,9 @@ struct HierarchyArchiver {
             record: ArchivedNodeRecord, state: (any Sendable)?, children: [Entry], presented: Entry?,
             path: IdentifierPath, encoder: ArchiveEncoder
         ) throws(RestorationError) {
-            // The record's large payloads reach the lookup in its order: its state's (not held:
-            // the encoder reads it), its children's, then the presented node's.
             let held = presented.map { children + [$0] } ?? children
-            var next = 0
             do {
-                let encoded = try encoder.encodeWithRegister(record) { data in
-                    guard let index = held[next...].firstIndex(where: { $0.bytes == data }) else { return nil }
-                    next = index + 1
-                    return held[index].register
-                }
-                bytes = encoded.data
-                register = encoded.register
+                bytes = try encoder.encode(record)
             } catch {
                 throw RestorationError(
                     .encodingFailed, path: path, message: "cannot save the node \(path): \(error)", underlying: error)
@@ -62,11 +50,6 @@ struct HierarchyArchiver {
                 record.state.map { SaveReport.StateSize(path: path, typeKey: type, byteCount: $0.count) }
             }
             saved = SavedNode(path: path, stateSize: stateSize, children: held.map(\.saved))
-        }
-
-        /// The register of `data` if it equals ``bytes``.
-        func register(of data: Data) -> UInt32? {
-            data == bytes ? register : nil
         }
 
         /// The child saved under `component`, looked for first at `index` (where an unchanged

@@ -734,10 +734,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         }
         let sealed: Data
         do {
-            // The root's register is known: the checksum reads only the bytes around it.
-            sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion) {
-                root?.register(of: $0)
-            }
+            sealed = ArchiveEnvelope.seal(try encoder.encode(archive), formatVersion: RestorationArchive.formatVersion)
         } catch {
             throw RestorationError(.encodingFailed, message: "cannot encode the archive: \(error)", underlying: error)
         }

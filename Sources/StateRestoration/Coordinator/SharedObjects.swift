@@ -335,7 +335,7 @@ package final class SharedObjects: Sendable {
             objects: archived.isEmpty ? nil : archived)
         let sealed: Data
         do {
-            sealed = try encoder.encodeSealed(archive, formatVersion: RestorationArchive.formatVersion)
+            sealed = ArchiveEnvelope.seal(try encoder.encode(archive), formatVersion: RestorationArchive.formatVersion)
         } catch {
             throw RestorationError(
                 .encodingFailed, message: "cannot encode the shared objects' archive \(key): \(error)",

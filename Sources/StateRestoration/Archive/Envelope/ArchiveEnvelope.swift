@@ -59,34 +59,24 @@ package enum ArchiveEnvelope {
     ///   - formatVersion: The format version to record.
     /// - Returns: The header followed by the body.
     package static func seal(_ body: Data, formatVersion: UInt16) -> Data {
-        var file = Data(count: headerSize + body.count)
-        file.withUnsafeMutableBytes { file in
-            let bodyBytes = UnsafeMutableRawBufferPointer(rebasing: file[headerSize...])
-            body.withUnsafeBytes { bodyBytes.copyMemory(from: $0) }
-            writeHeader(
-                into: UnsafeMutableRawBufferPointer(rebasing: file[0..<headerSize]),
-                body: UnsafeRawBufferPointer(bodyBytes), formatVersion: formatVersion)
-        }
+        var file = Data(capacity: headerSize + body.count)
+        file.append(contentsOf: magic)
+        appendLittleEndian(formatVersion, to: &file)
+        appendLittleEndian(UInt16(0), to: &file)
+        appendLittleEndian(UInt64(body.count), to: &file)
+        appendLittleEndian(CRC32C.checksum(body), to: &file)
+        file.append(body)
         return file
     }
 
-    /// Writes the header for `body` into the first ``headerSize`` bytes of `header`.
-    ///
-    /// With `register`, the body's CRC-32C register from 0 (``CRC32C/register(_:)``), the
-    /// checksum is derived from it instead of reading the body.
-    static func writeHeader(
-        into header: UnsafeMutableRawBufferPointer, body: UnsafeRawBufferPointer, formatVersion: UInt16,
-        register: UInt32? = nil
-    ) {
-        precondition(header.count >= headerSize, "an envelope header needs \(headerSize) bytes")
-        for (offset, byte) in magic.enumerated() {
-            header[offset] = byte
-        }
-        header.storeBytes(of: formatVersion.littleEndian, toByteOffset: 8, as: UInt16.self)
-        header.storeBytes(of: UInt16(0).littleEndian, toByteOffset: 10, as: UInt16.self)
-        header.storeBytes(of: UInt64(body.count).littleEndian, toByteOffset: 12, as: UInt64.self)
-        let checksum = register.map { CRC32C.checksum(register: $0, count: body.count) } ?? CRC32C.checksum(body)
-        header.storeBytes(of: checksum.littleEndian, toByteOffset: 20, as: UInt32.self)
+    private static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
+        for shift in stride(from: 0, to: T.bitWidth, by: 8) { data.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    }
+
+    /// The little-endian integer at `offset` in `data`, which holds it.
+    private static func loadLittleEndian<T: FixedWidthInteger>(_ data: Data, at offset: Int, as: T.Type) -> T {
+        let start = data.startIndex + offset
+        return data[start..<(start + T.bitWidth / 8)].reversed().reduce(0) { $0 << 8 | T($1) }
     }
 
     /// Checks an envelope and returns its format version and body.
@@ -168,28 +158,22 @@ package enum ArchiveEnvelope {
                 offset: data.count
             )
         }
-        return data.withUnsafeBytes { raw in
-            func load<T: FixedWidthInteger>(_ offset: Int, as type: T.Type) -> T {
-                T(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: T.self))
-            }
-            let bodyLength = load(12, as: UInt64.self)
-            let actual = raw.count - headerSize
-            let checked = Int(Swift.min(UInt64(actual), bodyLength))
-            let body = UnsafeRawBufferPointer(rebasing: raw[headerSize..<(headerSize + checked)])
-            return Header(
-                magic: Array(raw[0..<8]),
-                formatVersion: load(8, as: UInt16.self),
-                flags: load(10, as: UInt16.self),
-                bodyLength: bodyLength,
-                actualBodyLength: actual,
-                storedChecksum: load(20, as: UInt32.self),
-                computedChecksum: CRC32C.checksum(body)
-            )
-        }
+        let bodyLength = loadLittleEndian(data, at: 12, as: UInt64.self)
+        let actual = data.count - headerSize
+        let body = data.dropFirst(headerSize).prefix(Int(Swift.min(UInt64(actual), bodyLength)))
+        return Header(
+            magic: Array(data.prefix(8)),
+            formatVersion: loadLittleEndian(data, at: 8, as: UInt16.self),
+            flags: loadLittleEndian(data, at: 10, as: UInt16.self),
+            bodyLength: bodyLength,
+            actualBodyLength: actual,
+            storedChecksum: loadLittleEndian(data, at: 20, as: UInt32.self),
+            computedChecksum: CRC32C.checksum(body)
+        )
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ArchiveDecodingState.hex($0) }.joined(separator: " ")
+        bytes.map(ArchiveTag.hex).joined(separator: " ")
     }
 
     private static func hex32(_ value: UInt32) -> String {

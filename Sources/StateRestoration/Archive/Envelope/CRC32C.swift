@@ -52,18 +52,6 @@ package enum CRC32C {
         ~update(0xFFFF_FFFF, buffer)
     }
 
-    /// The register from 0 over some bytes: `update(0, bytes)`. Unlike a checksum, registers
-    /// combine: the register of `A` followed by `B` is
-    /// `shift(register(A), byZeroBytes: B.count) ^ register(B)`.
-    static func register(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
-        update(0, buffer)
-    }
-
-    /// The checksum of `count` bytes whose register (from 0) is `register`.
-    static func checksum(register: UInt32, count: Int) -> UInt32 {
-        ~(shift(0xFFFF_FFFF, byZeroBytes: count) ^ register)
-    }
-
     /// Folds `buffer` into a running (pre-inverted) CRC.
     ///
     /// A long buffer is cut into four lanes checksummed in one loop: each step of

@@ -69,15 +69,39 @@ public struct ArchiveDecoder: Sendable {
     ///   `valueNotFound` or `keyNotFound` when they do not match `type`, or any error
     ///   `type`'s `init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        var state: ArchiveDecodingState
+        let state: ArchiveDecodingState
         do throws(ArchiveError) {
-            state = try ArchiveDecodingState.make(copying: data, maximumDepth: maximumDepth, userInfo: userInfo)
+            state = try ArchiveDecodingState(data, maximumDepth: maximumDepth, userInfo: userInfo)
         } catch {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error)
-            )
+                DecodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error))
         }
-        defer { ArchiveDecodingState.recycle(&state) }
-        return try state.decodeGeneric(T.self, at: state.rootPosition, implied: ArchiveTag.none, depth: 0)
+        defer { state.wrappers = ArchiveTypeTable() }
+        return try state.decode(T.self, at: state.rootPosition, end: state.reader.size, implied: nil, depth: 0)
     }
+}
+
+extension ArchiveDecodingState {
+    /// Decodes any value at `position`, which ends by `end`: the types with an encoding of their
+    /// own are read directly, any other through `T.init(from:)`.
+    ///
+    /// `depth` is the length of the value's coding path (its key is already recorded).
+    func decode<T: Decodable>(_ type: T.Type, at position: Int, end: Int, implied: UInt8?, depth: Int) throws -> T {
+        if let kind = ArchiveKnownType.of(T.self) {
+            do throws(ArchiveError) {
+                var p = position
+                return try reader.read(kind, as: T.self, &p, end: end, implied: implied)
+            } catch {
+                throw decodingError(error, type: T.self, depth: depth)
+            }
+        }
+        index.nesting += 1
+        defer { index.nesting -= 1 }
+        guard index.nesting <= maximumDepth else {
+            throw decodingError(depthExceeded(at: position), type: T.self, depth: depth)
+        }
+        return try T(
+            from: ArchiveValueDecoder(state: self, position: position, end: end, implied: implied, depth: depth))
+    }
+
 }

@@ -80,9 +80,9 @@ public enum ArchiveValue: Sendable, Equatable {
     /// - Throws: ``ArchiveError`` naming what failed and the byte offset when the bytes
     ///   are not a well-formed archive.
     public init(decoding data: Data, maximumDepth: Int = ArchiveDecoder.defaultMaximumDepth) throws(ArchiveError) {
-        let state = try ArchiveDecodingState(copying: data, maximumDepth: maximumDepth, userInfo: [:])
+        let state = try ArchiveDecodingState(data, maximumDepth: maximumDepth, userInfo: [:])
         var p = state.rootPosition
-        self = try state.parseValue(&p, end: state.size, implied: ArchiveTag.none, depth: 0)
+        self = try state.parseValue(&p, end: state.reader.size, implied: nil, depth: 0)
     }
 
     /// The field named `name` of a keyed container, or nil.
@@ -96,5 +96,71 @@ public enum ArchiveValue: Sendable, Equatable {
     public subscript(name: String) -> ArchiveValue? {
         guard case .object(let fields) = self else { return nil }
         return fields.first { $0.name == name }?.value
+    }
+}
+
+extension ArchiveDecodingState {
+    /// Parses the value at `p`, which ends by `end`, validating everything in it.
+    func parseValue(_ p: inout Int, end: Int, implied: UInt8?, depth: Int) throws(ArchiveError) -> ArchiveValue {
+        let start = p
+        let tag = try reader.readTag(&p, end: end, implied: implied)
+        switch tag {
+        case ArchiveTag.null:
+            return .null
+        case ArchiveTag.boolFalse, ArchiveTag.boolTrue:
+            return .bool(tag == ArchiveTag.boolTrue)
+        case ArchiveTag.int, 0x40...0x7F:
+            p = start
+            return .int(try reader.readInteger(Int64.self, &p, end: end, implied: implied))
+        case ArchiveTag.uint:
+            return .uint(try reader.readVarint(&p, end: end, "integer"))
+        case ArchiveTag.float32, ArchiveTag.float64, 0x10...0x17:
+            p = start
+            return .double(try reader.readDouble(&p, end: end, implied: implied))
+        case ArchiveTag.string, 0x80...0xBF:
+            p = start
+            return .string(try reader.readString(&p, end: end, implied: implied))
+        case ArchiveTag.url:
+            return .string(try reader.readStringPayload(&p, end: end, "URL"))
+        case ArchiveTag.data:
+            p = start
+            return .data(try reader.readData(&p, end: end, implied: implied))
+        case ArchiveTag.date, 0x18...0x1F:
+            p = start
+            return .date(try reader.readDate(&p, end: end, implied: implied))
+        case ArchiveTag.uuid:
+            p = start
+            return .uuid(try reader.readUUID(&p, end: end, implied: implied))
+        case ArchiveTag.array, ArchiveTag.typedArray, 0xC0...0xDF:
+            guard depth < maximumDepth else { throw depthExceeded(at: start) }
+            let array = try reader.openUnkeyed(at: start, end: end, implied: implied)
+            var elements: [ArchiveValue] = []
+            var q = array.start
+            for _ in 0..<array.count {
+                elements.append(try parseValue(&q, end: array.end, implied: array.elementTag, depth: depth + 1))
+            }
+            guard q == array.end else {
+                throw ArchiveError(
+                    .lengthMismatch,
+                    "archive array at byte \(start) declares \(array.end - array.start) bytes of elements "
+                        + "but its \(array.count) elements end at byte \(q)", offset: q)
+            }
+            p = array.end
+            return .array(elements)
+        case ArchiveTag.keyed, 0x20...0x3F:
+            guard depth < maximumDepth else { throw depthExceeded(at: start) }
+            let keyed = try openKeyed(at: start, end: end, implied: implied)
+            var fields: [ArchiveValue.Field] = []
+            for index in 0..<keyed.count {
+                var q = self.index.entries[keyed.start + 2 + 2 * index]
+                let value = try parseValue(&q, end: keyed.end, implied: nil, depth: depth + 1)
+                fields.append(
+                    ArchiveValue.Field(name: names[self.index.entries[keyed.start + 1 + 2 * index]], value: value))
+            }
+            p = keyed.end
+            return .object(fields)
+        default:
+            throw reader.invalidTag(tag, at: start)
+        }
     }
 }

@@ -1,0 +1,437 @@
+/// The `Decoder` handed to a value's `init(from:)`: one value of the archive.
+struct ArchiveValueDecoder: Decoder {
+    let state: ArchiveDecodingState
+    /// Offset of the value's tag (or of its payload, when the tag is implied).
+    let position: Int
+    /// The end of the value's container: no read of the value goes past it.
+    let end: Int
+    /// The element tag of a typed array, or nil when the value carries its own.
+    let implied: UInt8?
+    let depth: Int
+
+    var codingPath: [any CodingKey] { state.codingPath(depth) }
+    var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        do throws(ArchiveError) {
+            let keyed = try state.openKeyed(at: position, end: end, implied: implied)
+            return state.keyedContainer(Key.self, keyed: keyed, depth: depth)
+        } catch {
+            throw state.decodingError(error, type: [String: Any].self, depth: depth)
+        }
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        do throws(ArchiveError) {
+            let array = try state.reader.openUnkeyed(at: position, end: end, implied: implied)
+            return ArchiveUnkeyedDecodingContainer(state: state, array: array, depth: depth)
+        } catch {
+            throw state.decodingError(error, type: [Any].self, depth: depth)
+        }
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        ArchiveSingleValueDecodingContainer(decoder: self)
+    }
+}
+
+/// Where a keyed decoding container reads: its index and its depth.
+struct ArchiveDecodingPlace {
+    var keyed: ArchiveDecodingState.Keyed
+    var depth: Int
+}
+
+/// Reads the entries of one keyed container, indexed when it was opened.
+struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let state: ArchiveDecodingState
+    let slot: ArchiveKeyedSlot<ArchiveDecodingPlace>
+
+    var keyed: ArchiveDecodingState.Keyed { slot.place.keyed }
+    var depth: Int { slot.place.depth }
+
+    var codingPath: [any CodingKey] { state.codingPath(depth) }
+
+    var allKeys: [Key] { state.entryNames(keyed).compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { state.findEntry(key.stringValue, in: keyed) != nil }
+
+    /// The offset of `key`'s value, or a `keyNotFound` error.
+    private func entry(_ key: Key) throws -> Int {
+        guard let position = state.findEntry(key.stringValue, in: keyed) else {
+            let path = codingPath
+            let location = path.isEmpty ? "" : " (coding path: \(ArchiveDecodingState.render(path)))"
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: path, debugDescription: "archive has no value for key '\(key.stringValue)'\(location)"))
+        }
+        return position
+    }
+
+    /// Reads the value of `key` with `read`.
+    private func read<Value>(
+        _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
+    ) throws -> Value {
+        var p = try entry(key)
+        do throws(ArchiveError) {
+            return try read(state.reader, &p, keyed.end)
+        } catch {
+            throw state.decodingError(error, type: Value.self, depth: depth, key: key)
+        }
+    }
+
+    /// Reads the value of `key` with `read`, or nil when there is none or it is null.
+    private func readIfPresent<Value>(
+        _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
+    ) throws -> Value? {
+        guard var p = state.findEntry(key.stringValue, in: keyed), state.reader.bytes[p] != ArchiveTag.null else {
+            return nil
+        }
+        do throws(ArchiveError) {
+            return try read(state.reader, &p, keyed.end)
+        } catch {
+            throw state.decodingError(error, type: Value.self, depth: depth, key: key)
+        }
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { state.reader.bytes[try entry(key)] == ArchiveTag.null }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try read(key) { (s, p, end) throws(ArchiveError) in try s.readBool(&p, end: end, implied: nil) }
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try read(key) { (s, p, end) throws(ArchiveError) in try s.readString(&p, end: end, implied: nil) }
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try read(key) { (s, p, end) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: nil) }
+    }
+
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try read(key) { (s, p, end) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: nil) }
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try readInteger(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try readInteger(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try readInteger(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try readInteger(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try readInteger(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try readInteger(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try readInteger(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try readInteger(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try readInteger(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try readInteger(key) }
+
+    private func readInteger<I: FixedWidthInteger>(_ key: Key) throws -> I {
+        try read(key) { (s, p, end) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: nil) }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let position = try entry(key)
+        state.setPath(key, at: depth)
+        return try state.decode(T.self, at: position, end: keyed.end, implied: nil, depth: depth + 1)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readBool(&p, end: end, implied: nil) }
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readString(&p, end: end, implied: nil) }
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: nil) }
+    }
+
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: nil) }
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIntegerIfPresent(key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIntegerIfPresent(key) }
+
+    private func readIntegerIfPresent<I: FixedWidthInteger>(_ key: Key) throws -> I? {
+        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in
+            try s.readInteger(I.self, &p, end: end, implied: nil)
+        }
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let position = state.findEntry(key.stringValue, in: keyed),
+            state.reader.bytes[position] != ArchiveTag.null
+        else { return nil }
+        state.setPath(key, at: depth)
+        return try state.decode(T.self, at: position, end: keyed.end, implied: nil, depth: depth + 1)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        let position = try entry(key)
+        state.setPath(key, at: depth)
+        do throws(ArchiveError) {
+            let nested = try state.openKeyed(at: position, end: keyed.end, implied: nil)
+            return state.keyedContainer(NestedKey.self, keyed: nested, depth: depth + 1)
+        } catch {
+            throw state.decodingError(error, type: [String: Any].self, depth: depth, key: key)
+        }
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let position = try entry(key)
+        state.setPath(key, at: depth)
+        do throws(ArchiveError) {
+            let array = try state.reader.openUnkeyed(at: position, end: keyed.end, implied: nil)
+            return ArchiveUnkeyedDecodingContainer(state: state, array: array, depth: depth + 1)
+        } catch {
+            throw state.decodingError(error, type: [Any].self, depth: depth, key: key)
+        }
+    }
+
+    func superDecoder() throws -> any Decoder { superDecoder(named: ArchiveSuperKey()) }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { superDecoder(named: key) }
+
+    /// A decoder for the value under `key`; a missing key gives a decoder of null, as
+    /// JSONDecoder does.
+    private func superDecoder(named key: some CodingKey) -> any Decoder {
+        state.setPath(key, at: depth)
+        guard let position = state.findEntry(key.stringValue, in: keyed) else {
+            return ArchiveValueDecoder(state: state, position: 0, end: 0, implied: ArchiveTag.null, depth: depth + 1)
+        }
+        return ArchiveValueDecoder(state: state, position: position, end: keyed.end, implied: nil, depth: depth + 1)
+    }
+}
+
+/// Reads the elements of one array or typed array in order.
+struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
+    let state: ArchiveDecodingState
+    let array: ArchiveReader.Unkeyed
+    let depth: Int
+    /// Offset of the next element.
+    private var position: Int
+    private(set) var currentIndex = 0
+
+    init(state: ArchiveDecodingState, array: ArchiveReader.Unkeyed, depth: Int) {
+        self.state = state
+        self.array = array
+        self.depth = depth
+        position = array.start
+    }
+
+    var codingPath: [any CodingKey] { state.codingPath(depth) }
+    var count: Int? { array.count }
+    var isAtEnd: Bool { currentIndex >= array.count }
+
+    private func atEnd(_ type: Any.Type) -> DecodingError {
+        let path = codingPath + [ArchiveIndexKey(currentIndex)]
+        return DecodingError.valueNotFound(
+            type,
+            DecodingError.Context(
+                codingPath: path,
+                debugDescription: "archive unkeyed container is at end: all \(array.count) elements were read "
+                    + "(coding path: \(ArchiveDecodingState.render(path)))"))
+    }
+
+    /// Moves past the current element; after the last one, checks that the elements filled
+    /// the container's declared length exactly.
+    private mutating func advance(to next: Int) throws(ArchiveError) {
+        position = next
+        currentIndex += 1
+        guard currentIndex < array.count || next == array.end else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive array declares its elements end at byte \(array.end) but its \(array.count) elements end "
+                    + "at byte \(next)", offset: next)
+        }
+    }
+
+    /// Reads the next element with `read`.
+    private mutating func read<Value>(
+        _ read: (ArchiveReader, inout Int, Int, UInt8?) throws(ArchiveError) -> Value
+    ) throws -> Value {
+        guard !isAtEnd else { throw atEnd(Value.self) }
+        var p = position
+        do throws(ArchiveError) {
+            let value = try read(state.reader, &p, array.end, array.elementTag)
+            try advance(to: p)
+            return value
+        } catch {
+            throw state.decodingError(error, type: Value.self, depth: depth, key: ArchiveIndexKey(currentIndex))
+        }
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd else { throw atEnd(Optional<Any>.self) }
+        guard array.elementTag == nil, position < array.end, state.reader.bytes[position] == ArchiveTag.null else {
+            return false
+        }
+        do throws(ArchiveError) {
+            try advance(to: position + 1)
+        } catch {
+            throw state.decodingError(error, type: Optional<Any>.self, depth: depth)
+        }
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readBool(&p, end: end, implied: tag) }
+    }
+
+    mutating func decode(_ type: String.Type) throws -> String {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readString(&p, end: end, implied: tag) }
+    }
+
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: tag) }
+    }
+
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: tag) }
+    }
+
+    mutating func decode(_ type: Int.Type) throws -> Int { try readInteger() }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try readInteger() }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try readInteger() }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try readInteger() }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try readInteger() }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try readInteger() }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try readInteger() }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try readInteger() }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try readInteger() }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try readInteger() }
+
+    private mutating func readInteger<I: FixedWidthInteger>() throws -> I {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: tag) }
+    }
+
+    /// The extent of the next element, its index recorded in the coding path.
+    private mutating func nextElement(_ type: Any.Type) throws -> (position: Int, end: Int) {
+        guard !isAtEnd else { throw atEnd(type) }
+        do throws(ArchiveError) {
+            let next = try state.reader.skipValue(at: position, end: array.end, implied: array.elementTag)
+            state.setPath(ArchiveIndexKey(currentIndex), at: depth)
+            return (position, next)
+        } catch {
+            throw state.decodingError(error, type: type, depth: depth, key: ArchiveIndexKey(currentIndex))
+        }
+    }
+
+    /// Moves past an element whose extent ``nextElement(_:)`` found.
+    private mutating func advanceOrThrow(to next: Int, _ type: Any.Type) throws {
+        do throws(ArchiveError) {
+            try advance(to: next)
+        } catch {
+            throw state.decodingError(error, type: type, depth: depth)
+        }
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let element = try nextElement(T.self)
+        let value = try state.decode(
+            T.self, at: element.position, end: element.end, implied: array.elementTag, depth: depth + 1)
+        try advanceOrThrow(to: element.end, T.self)
+        return value
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        let element = try nextElement([String: Any].self)
+        do throws(ArchiveError) {
+            let keyed = try state.openKeyed(at: element.position, end: element.end, implied: array.elementTag)
+            try advance(to: element.end)
+            return state.keyedContainer(NestedKey.self, keyed: keyed, depth: depth + 1)
+        } catch {
+            throw state.decodingError(error, type: [String: Any].self, depth: depth + 1)
+        }
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let element = try nextElement([Any].self)
+        do throws(ArchiveError) {
+            let nested = try state.reader.openUnkeyed(at: element.position, end: element.end, implied: array.elementTag)
+            try advance(to: element.end)
+            return ArchiveUnkeyedDecodingContainer(state: state, array: nested, depth: depth + 1)
+        } catch {
+            throw state.decodingError(error, type: [Any].self, depth: depth + 1)
+        }
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let element = try nextElement(Any.self)
+        try advanceOrThrow(to: element.end, Any.self)
+        return ArchiveValueDecoder(
+            state: state, position: element.position, end: element.end, implied: array.elementTag, depth: depth + 1)
+    }
+}
+
+/// Reads the one value of a decoder.
+struct ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let decoder: ArchiveValueDecoder
+
+    var state: ArchiveDecodingState { decoder.state }
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    /// Reads the value with `read`.
+    private func read<Value>(
+        _ read: (ArchiveReader, inout Int, Int, UInt8?) throws(ArchiveError) -> Value
+    ) throws -> Value {
+        var p = decoder.position
+        do throws(ArchiveError) {
+            return try read(state.reader, &p, decoder.end, decoder.implied)
+        } catch {
+            throw state.decodingError(error, type: Value.self, depth: decoder.depth)
+        }
+    }
+
+    func decodeNil() -> Bool {
+        let tag = decoder.implied ?? (decoder.position < decoder.end ? state.reader.bytes[decoder.position] : nil)
+        return tag == ArchiveTag.null
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readBool(&p, end: end, implied: tag) }
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readString(&p, end: end, implied: tag) }
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: tag) }
+    }
+
+    func decode(_ type: Float.Type) throws -> Float {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: tag) }
+    }
+
+    func decode(_ type: Int.Type) throws -> Int { try readInteger() }
+    func decode(_ type: Int8.Type) throws -> Int8 { try readInteger() }
+    func decode(_ type: Int16.Type) throws -> Int16 { try readInteger() }
+    func decode(_ type: Int32.Type) throws -> Int32 { try readInteger() }
+    func decode(_ type: Int64.Type) throws -> Int64 { try readInteger() }
+    func decode(_ type: UInt.Type) throws -> UInt { try readInteger() }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try readInteger() }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try readInteger() }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try readInteger() }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try readInteger() }
+
+    private func readInteger<I: FixedWidthInteger>() throws -> I {
+        try read { (s, p, end, tag) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: tag) }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try state.decode(T.self, at: decoder.position, end: decoder.end, implied: decoder.implied, depth: decoder.depth)
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+// Reads of the values with an encoding of their own. Each takes the offset of the value's tag
+// (or of its payload, when `implied` gives the tag of a typed array's elements) and the end of
+// its container, and accepts every form the format allows for the type: a wider type reads a
+// narrower one when the value fits.
+extension ArchiveReader {
+    func readBool(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Bool {
+        let start = p
+        switch try readTag(&p, end: end, implied: implied) {
+        case ArchiveTag.boolTrue: return true
+        case ArchiveTag.boolFalse: return false
+        case let tag: throw mismatch("Bool", found: tag, at: start)
+        }
+    }
+
+    func readInteger<I: FixedWidthInteger>(_: I.Type, _ p: inout Int, end: Int, implied: UInt8?)
+        throws(ArchiveError) -> I
+    {
+        let start = p
+        let tag = try readTag(&p, end: end, implied: implied)
+        if tag == ArchiveTag.uint {
+            let value = try readVarint(&p, end: end, "integer")
+            guard let result = I(exactly: value) else { throw notRepresentable(String(value), as: I.self, at: start) }
+            return result
+        }
+        let value: Int64
+        switch tag {
+        case 0x40...0x7F: value = ArchiveFormat.unzigzag(UInt64(tag & 0x3F))
+        case ArchiveTag.int: value = ArchiveFormat.unzigzag(try readVarint(&p, end: end, "integer"))
+        default: throw mismatch(String(describing: I.self), found: tag, at: start)
+        }
+        guard let result = I(exactly: value) else { throw notRepresentable(String(value), as: I.self, at: start) }
+        return result
+    }
+
+    func readDouble(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Double {
+        let start = p
+        let tag = try readTag(&p, end: end, implied: implied)
+        switch tag {
+        case 0x10...0x17:
+            let mantissa = ArchiveFormat.unzigzag(try readVarint(&p, end: end, "decimal mantissa"))
+            return ArchiveFormat.decimalValue(mantissa, scale: Int(tag & 7))
+        case 0x40...0x7F:
+            return Double(ArchiveFormat.unzigzag(UInt64(tag & 0x3F)))
+        case ArchiveTag.float64:
+            try need(8, p, end: end, "8-byte double")
+            p += 8
+            return Double(bitPattern: loadInteger(at: p - 8, count: 8))
+        case ArchiveTag.float32:
+            try need(4, p, end: end, "4-byte float")
+            p += 4
+            return Double(Float(bitPattern: UInt32(loadInteger(at: p - 4, count: 4))))
+        case ArchiveTag.int:
+            return Double(ArchiveFormat.unzigzag(try readVarint(&p, end: end, "integer")))
+        case ArchiveTag.uint:
+            return Double(try readVarint(&p, end: end, "integer"))
+        default:
+            throw mismatch("Double", found: tag, at: start)
+        }
+    }
+
+    func readFloat(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Float {
+        let start = p
+        if (implied ?? (p < end ? bytes[p] : 0)) == ArchiveTag.float32 {
+            // Read as itself, every bit kept (a NaN's payload included).
+            p += implied == nil ? 1 : 0
+            try need(4, p, end: end, "4-byte float")
+            p += 4
+            return Float(bitPattern: UInt32(loadInteger(at: p - 4, count: 4)))
+        }
+        let value = try readDouble(&p, end: end, implied: implied)
+        let narrowed = Float(value)
+        guard narrowed.isFinite || !value.isFinite else {
+            throw notRepresentable(String(value), as: Float.self, at: start)
+        }
+        return narrowed
+    }
+
+    func readString(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> String {
+        let start = p
+        let tag = try readTag(&p, end: end, implied: implied)
+        if tag & 0xC0 == ArchiveTag.fixString {
+            return try readStringBytes(&p, length: Int(tag & 0x3F), end: end, "string")
+        }
+        guard tag == ArchiveTag.string else { throw mismatch("String", found: tag, at: start) }
+        return try readStringPayload(&p, end: end, "string")
+    }
+
+    func readData(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Data {
+        let start = p
+        let tag = try readTag(&p, end: end, implied: implied)
+        guard tag == ArchiveTag.data else { throw mismatch("Data", found: tag, at: start) }
+        let length = try readLength(&p, end: end, "data")
+        p += length
+        return Data(bytes[(p - length)..<p])
+    }
+
+    func readDate(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Date {
+        let start = p
+        let tag = try readTag(&p, end: end, implied: implied)
+        if tag & 0xF8 == ArchiveTag.decimalDate {
+            let mantissa = ArchiveFormat.unzigzag(try readVarint(&p, end: end, "decimal mantissa"))
+            return Date(timeIntervalSinceReferenceDate: ArchiveFormat.decimalValue(mantissa, scale: Int(tag & 7)))
+        }
+        guard tag == ArchiveTag.date else { throw mismatch("Date", found: tag, at: start) }
+        try need(8, p, end: end, "8-byte date")
+        let seconds = Double(bitPattern: loadInteger(at: p, count: 8))
+        guard seconds.isFinite else {
+            throw ArchiveError(
+                .invalidValue, "archive date at byte \(p) is not a finite number of seconds (\(seconds))", offset: p)
+        }
+        p += 8
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    func readUUID(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> UUID {
+        let start = p
+        let tag = try readTag(&p, end: end, implied: implied)
+        guard tag == ArchiveTag.uuid else { throw mismatch("UUID", found: tag, at: start) }
+        try need(16, p, end: end, "16-byte UUID")
+        let b = bytes[p..<(p + 16)]
+        p += 16
+        let i = b.startIndex
+        return UUID(
+            uuid: (
+                b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7], b[i + 8], b[i + 9],
+                b[i + 10], b[i + 11], b[i + 12], b[i + 13], b[i + 14], b[i + 15]
+            ))
+    }
+
+    func readURL(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> URL {
+        let start = p
+        let tag = try readTag(&p, end: end, implied: implied)
+        let text: String
+        if tag & 0xC0 == ArchiveTag.fixString {
+            text = try readStringBytes(&p, length: Int(tag & 0x3F), end: end, "URL")
+        } else {
+            guard tag == ArchiveTag.url || tag == ArchiveTag.string else {
+                throw mismatch("URL", found: tag, at: start)
+            }
+            text = try readStringPayload(&p, end: end, "URL")
+        }
+        guard let url = URL(string: text) else {
+            throw ArchiveError(.invalidValue, "archive URL at byte \(start) is not a valid URL: \(text)", offset: start)
+        }
+        return url
+    }
+
+    func readDecimal(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Decimal {
+        let start = p
+        let text = try readString(&p, end: end, implied: implied)
+        guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw ArchiveError(
+                .invalidValue, "archive decimal at byte \(start) is not a number: \(text)", offset: start)
+        }
+        return decimal
+    }
+
+    /// Reads every element of the array at `position` with `read`, checking that the elements
+    /// fill the array's declared length exactly.
+    func readArray<Element>(
+        at position: Int, end limit: Int, implied: UInt8?,
+        _ read: (inout Int, Int, UInt8?) throws(ArchiveError) -> Element
+    ) throws(ArchiveError) -> [Element] {
+        let array = try openUnkeyed(at: position, end: limit, implied: implied)
+        var result: [Element] = []
+        result.reserveCapacity(array.count)
+        var p = array.start
+        for _ in 0..<array.count { result.append(try read(&p, array.end, array.elementTag)) }
+        guard p == array.end else {
+            throw ArchiveError(
+                .lengthMismatch,
+                "archive array at byte \(position) declares \(array.end - array.start) bytes of elements but its "
+                    + "\(array.count) elements end at byte \(p), not \(array.end)", offset: p)
+        }
+        return result
+    }
+}

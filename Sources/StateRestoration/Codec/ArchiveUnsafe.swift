@@ -1,0 +1,343 @@
+import Foundation
+
+// The codec's only unsafe code, each use for a measured gain (the ledger in
+// Documentation/ArchiveFormat.md):
+//
+// - the coding states and the keyed containers' slots are read and written without the dynamic
+//   exclusivity checks that a class's stored `var` costs at every access;
+//
+// - the wrappers of keyed containers (`KeyedEncodingContainer`, `KeyedDecodingContainer`) are
+//   reused, one per key type, which takes bit casts between a wrapper and the reference it holds.
+
+/// The state of one `ArchiveEncoder.encode(_:)` call, shared by its encoders and containers.
+final class ArchiveEncodingState {
+    /// Safe unchecked: a state belongs to one encode, which runs on one thread, and every access
+    /// to `writer` is one call of an `ArchiveWriter` method, which never calls code outside the
+    /// codec (a value's `encode(to:)`, a key's `stringValue`), so no access begins while another
+    /// is in progress.
+    @exclusivity(unchecked) var writer = ArchiveWriter()
+    /// Its keyed-container wrappers by key type (``ArchiveKeptWrapper``), emptied when the
+    /// encode ends. Safe unchecked: as `writer`, each access is a lookup or a store.
+    @exclusivity(unchecked) var wrappers = ArchiveTypeTable<ArchiveKeptWrapper>()
+    let userInfo: [CodingUserInfoKey: Any]
+
+    init(userInfo: [CodingUserInfoKey: any Sendable]) {
+        self.userInfo = userInfo
+    }
+
+    deinit {
+        writer.body.deallocate()
+    }
+}
+
+/// The state of one decode, shared by its decoders and containers: the input, its field-name
+/// table, and the index of its keyed containers.
+final class ArchiveDecodingState {
+    let reader: ArchiveReader
+    let names: [String]
+    let nameIndices: [String: Int]
+    /// Offset of the root value.
+    let rootPosition: Int
+    let maximumDepth: Int
+    let userInfo: [CodingUserInfoKey: Any]
+    /// Safe unchecked: a state belongs to one decode, which runs on one thread, and every access
+    /// to `index` is a read or write of one of its fields by the codec, which calls no code outside
+    /// the codec (a type's `init(from:)`, a key's `stringValue`) while it holds it, so no access
+    /// begins while another is in progress.
+    @exclusivity(unchecked) var index = ArchiveIndex()
+    /// Its keyed-container wrappers by key type (``ArchiveKeptWrapper``), emptied when the
+    /// decode ends. Safe unchecked: as `index`, each access is a lookup or a store.
+    @exclusivity(unchecked) var wrappers = ArchiveTypeTable<ArchiveKeptWrapper>()
+
+    /// Copies `data`, checks the preamble, reads the field-name table, and checks that the root
+    /// value ends exactly at the end of the input.
+    init(_ data: Data, maximumDepth: Int, userInfo: [CodingUserInfoKey: any Sendable]) throws(ArchiveError) {
+        reader = ArchiveReader(bytes: [UInt8](data))
+        (names, nameIndices, rootPosition) = try reader.readPreamble()
+        index.stamps = Array(repeating: 0, count: names.count)
+        self.maximumDepth = maximumDepth
+        self.userInfo = userInfo
+    }
+}
+
+/// Where a keyed container is in its coding call, kept in a class so that a container's
+/// wrapper can be reused for another container of its key type (``ArchiveKeptWrapper``).
+final class ArchiveKeyedSlot<Place> {
+    /// Safe unchecked: a slot belongs to one wrapper; a coding call writes `place` only while
+    /// nothing else holds that wrapper, and a container reads it only from its own methods, on
+    /// one thread at a time (containers are not `Sendable`).
+    @exclusivity(unchecked) var place: Place
+
+    init(_ place: Place) { self.place = place }
+}
+
+/// A keyed container's wrapper (`KeyedEncodingContainer` or `KeyedDecodingContainer`), kept by
+/// its coding call for the next container of its key type.
+///
+/// Making a wrapper allocates a box whose type the runtime looks up from the key type, with the
+/// container's type and its conformance: about 1,400 instructions, for each of the hundreds of
+/// keyed containers of a tree. A kept wrapper is handed out again when nothing but the coding
+/// call holds it (its box's reference count says so); one still held, by a container of the same
+/// key type further out or by one that escaped its `encode(to:)` or `init(from:)`, never is, and
+/// the call keeps a new one in its place. Kept wrappers hold their coding state, which holds
+/// them: a coder lets go of them when its call ends.
+///
+/// The check takes no generic type (``isFree``), and the wrapper is made back from its box by a
+/// method of the generic subclass, which takes the wrapper's type from the object: code generic
+/// over the key type would look that type's metadata up, as making a wrapper does.
+class ArchiveKeptWrapper {
+    /// The wrapper, as the one reference to its box that it is (never nil: optional because
+    /// `isKnownUniquelyReferenced` of a plain `AnyObject` is always false). Safe unchecked: read
+    /// and written by one coding call, on one thread.
+    @exclusivity(unchecked) fileprivate var box: AnyObject?
+
+    fileprivate init(box: AnyObject) {
+        self.box = box
+    }
+
+    /// Whether nothing but the coding call holds the wrapper.
+    final var isFree: Bool { isKnownUniquelyReferenced(&box) }
+}
+
+/// A kept wrapper of type `Wrapper` over a slot of `Place`.
+final class ArchiveKeptWrapperOf<Wrapper, Place>: ArchiveKeptWrapper {
+    private let slot: ArchiveKeyedSlot<Place>
+
+    private init(box: AnyObject, slot: ArchiveKeyedSlot<Place>) {
+        self.slot = slot
+        super.init(box: box)
+    }
+
+    /// `wrapper`, over `slot`, kept for reuse; nil when the wrapper is not one reference wide
+    /// (the standard library does not promise the layout): it is then made anew every time.
+    static func keep(_ wrapper: Wrapper, slot: ArchiveKeyedSlot<Place>) -> ArchiveKeptWrapper? {
+        guard MemoryLayout<Wrapper>.size == MemoryLayout<AnyObject>.size,
+            MemoryLayout<Wrapper>.alignment == MemoryLayout<AnyObject>.alignment
+        else { return nil }
+        // Safe: the wrapper is exactly one reference (checked above), which this reads as such.
+        return ArchiveKeptWrapperOf(box: unsafeBitCast(wrapper, to: AnyObject.self), slot: slot)
+    }
+
+    /// The wrapper, its slot moved to `place`; only while it ``isFree``.
+    @inline(never)
+    func reuse(at place: Place) -> Wrapper {
+        slot.place = place
+        // Safe: `box` is a wrapper's one reference (see `keep`), made back into that wrapper.
+        return unsafeBitCast(box.unsafelyUnwrapped, to: Wrapper.self)
+    }
+}
+
+extension ArchiveEncodingState {
+    /// A keyed container of frame `frame` (-1: one that could not be opened) at `depth`.
+    func keyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
+        let place = ArchiveEncodingPlace(frame: frame, depth: depth)
+        guard let kept = wrappers[Key.self], kept.isFree else {
+            return newKeyedContainer(Key.self, at: place)
+        }
+        // Safe: what `wrappers` holds under a key type is what `newKeyedContainer` keeps for it.
+        return unsafeDowncast(kept, to: ArchiveKeptWrapperOf<KeyedEncodingContainer<Key>, ArchiveEncodingPlace>.self)
+            .reuse(at: place)
+    }
+
+    /// A new keyed container, kept for reuse. Out of line: the generic types it names would have
+    /// their metadata looked up on every call of the caller's path too.
+    @inline(never)
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, at place: ArchiveEncodingPlace)
+        -> KeyedEncodingContainer<Key>
+    {
+        let slot = ArchiveKeyedSlot(place)
+        let wrapper = KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(state: self, slot: slot))
+        wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, slot: slot)
+        return wrapper
+    }
+}
+
+extension ArchiveDecodingState {
+    /// A keyed container over `keyed` at `depth`.
+    func keyedContainer<Key: CodingKey>(_: Key.Type, keyed: Keyed, depth: Int) -> KeyedDecodingContainer<Key> {
+        let place = ArchiveDecodingPlace(keyed: keyed, depth: depth)
+        guard let kept = wrappers[Key.self], kept.isFree else {
+            return newKeyedContainer(Key.self, at: place)
+        }
+        // Safe: what `wrappers` holds under a key type is what `newKeyedContainer` keeps for it.
+        return unsafeDowncast(kept, to: ArchiveKeptWrapperOf<KeyedDecodingContainer<Key>, ArchiveDecodingPlace>.self)
+            .reuse(at: place)
+    }
+
+    /// A new keyed container, kept for reuse; out of line, as the encoder's.
+    @inline(never)
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, at place: ArchiveDecodingPlace)
+        -> KeyedDecodingContainer<Key>
+    {
+        let slot = ArchiveKeyedSlot(place)
+        let wrapper = KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(state: self, slot: slot))
+        wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, slot: slot)
+        return wrapper
+    }
+}
+
+extension ArchiveReader {
+    /// Reads a value of `type`, of kind `kind`.
+    ///
+    /// Safe: `kind` is the kind of `type` (``ArchiveKnownType/of(_:)``), so each case reads a
+    /// value of type `T` itself, which the bit cast passes on unchanged. (A checked cast, `as? T`,
+    /// looked `Optional<T>`'s metadata up for every value: 9 % of a decode.)
+    func read<T>(_ kind: ArchiveKnownType, as type: T.Type, _ p: inout Int, end: Int, implied: UInt8?)
+        throws(ArchiveError) -> T
+    {
+        switch kind {
+        case .string: return unsafeBitCast(try readString(&p, end: end, implied: implied), to: T.self)
+        case .int: return unsafeBitCast(try readInteger(Int.self, &p, end: end, implied: implied), to: T.self)
+        case .double: return unsafeBitCast(try readDouble(&p, end: end, implied: implied), to: T.self)
+        case .bool: return unsafeBitCast(try readBool(&p, end: end, implied: implied), to: T.self)
+        case .uuid: return unsafeBitCast(try readUUID(&p, end: end, implied: implied), to: T.self)
+        case .date: return unsafeBitCast(try readDate(&p, end: end, implied: implied), to: T.self)
+        case .int64: return unsafeBitCast(try readInteger(Int64.self, &p, end: end, implied: implied), to: T.self)
+        case .int32: return unsafeBitCast(try readInteger(Int32.self, &p, end: end, implied: implied), to: T.self)
+        case .int16: return unsafeBitCast(try readInteger(Int16.self, &p, end: end, implied: implied), to: T.self)
+        case .int8: return unsafeBitCast(try readInteger(Int8.self, &p, end: end, implied: implied), to: T.self)
+        case .uint: return unsafeBitCast(try readInteger(UInt.self, &p, end: end, implied: implied), to: T.self)
+        case .uint64: return unsafeBitCast(try readInteger(UInt64.self, &p, end: end, implied: implied), to: T.self)
+        case .uint32: return unsafeBitCast(try readInteger(UInt32.self, &p, end: end, implied: implied), to: T.self)
+        case .uint16: return unsafeBitCast(try readInteger(UInt16.self, &p, end: end, implied: implied), to: T.self)
+        case .uint8: return unsafeBitCast(try readInteger(UInt8.self, &p, end: end, implied: implied), to: T.self)
+        case .float: return unsafeBitCast(try readFloat(&p, end: end, implied: implied), to: T.self)
+        case .data: return unsafeBitCast(try readData(&p, end: end, implied: implied), to: T.self)
+        case .url: return unsafeBitCast(try readURL(&p, end: end, implied: implied), to: T.self)
+        case .decimal: return unsafeBitCast(try readDecimal(&p, end: end, implied: implied), to: T.self)
+        case .stringArray:
+            return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readString), to: T.self)
+        case .intArray:
+            return unsafeBitCast(
+                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
+                    try readInteger(Int.self, &p, end: end, implied: tag)
+                }, to: T.self)
+        case .int64Array:
+            return unsafeBitCast(
+                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
+                    try readInteger(Int64.self, &p, end: end, implied: tag)
+                }, to: T.self)
+        case .int32Array:
+            return unsafeBitCast(
+                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
+                    try readInteger(Int32.self, &p, end: end, implied: tag)
+                }, to: T.self)
+        case .uintArray:
+            return unsafeBitCast(
+                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
+                    try readInteger(UInt.self, &p, end: end, implied: tag)
+                }, to: T.self)
+        case .uint64Array:
+            return unsafeBitCast(
+                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
+                    try readInteger(UInt64.self, &p, end: end, implied: tag)
+                }, to: T.self)
+        case .uint32Array:
+            return unsafeBitCast(
+                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
+                    try readInteger(UInt32.self, &p, end: end, implied: tag)
+                }, to: T.self)
+        case .doubleArray:
+            return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readDouble), to: T.self)
+        case .floatArray: return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readFloat), to: T.self)
+        case .uuidArray: return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readUUID), to: T.self)
+        case .dateArray: return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readDate), to: T.self)
+        case .boolArray: return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readBool), to: T.self)
+        }
+    }
+}
+
+/// The bytes a writer appends, in memory it allocates itself: appending a byte is a capacity
+/// check and a store, where an array's append also asks the runtime whether its storage is
+/// shared.
+///
+/// A buffer does not free its memory: its owner calls ``deallocate()`` once (the encoding
+/// state, as it goes), and a buffer is never copied while in use (the writer that holds it lives
+/// in its state).
+struct ArchiveBuffer {
+    private var start: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 1024) {
+        start = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    func deallocate() {
+        start.deallocate()
+    }
+
+    /// Makes room for `extra` more bytes. Safe: the new memory is allocated before the old is
+    /// copied and freed, and `count` bytes of the old are initialized.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        guard capacity - count < extra else { return }
+        let newCapacity = Swift.max(capacity * 2, count + extra)
+        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStart.initialize(from: start, count: count)
+        start.deallocate()
+        start = newStart
+        capacity = newCapacity
+    }
+
+    /// Safe: `reserve` made room for the byte.
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        start[count] = byte
+        count += 1
+    }
+
+    /// Appends `value` as a LEB128 varint. Safe: `reserve` made room for the longest.
+    @inline(__always)
+    mutating func appendVarint(_ value: UInt64) {
+        reserve(10)
+        var value = value
+        while value >= 0x80 {
+            start[count] = UInt8(truncatingIfNeeded: value) | 0x80
+            count += 1
+            value >>= 7
+        }
+        start[count] = UInt8(value)
+        count += 1
+    }
+
+    /// Safe: `reserve` made room for the bytes, which the raw buffer's count bounds.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (start + count).initialize(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ string: String) {
+        var string = string
+        string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func append(_ data: Data) {
+        data.withUnsafeBytes { append($0) }
+    }
+
+    mutating func append(_ uuid: UUID) {
+        withUnsafeBytes(of: uuid.uuid) { append($0) }
+    }
+
+    /// Appends bytes `range` of `other`. Safe: the range is within `other`'s initialized bytes.
+    mutating func append(_ other: ArchiveBuffer, _ range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= other.count, "bytes outside the buffer")
+        append(UnsafeRawBufferPointer(start: other.start + range.lowerBound, count: range.count))
+    }
+
+    /// Overwrites the byte at `offset`. Safe: checked to be an initialized byte.
+    mutating func replace(at offset: Int, with byte: UInt8) {
+        precondition(offset >= 0 && offset < count, "byte outside the buffer")
+        start[offset] = byte
+    }
+
+    /// The bytes, copied into a `Data`.
+    func data() -> Data {
+        Data(bytes: start, count: count)
+    }
+}
