@@ -100,8 +100,38 @@ extension ArchiveDecodingState {
         guard index.nesting <= maximumDepth else {
             throw decodingError(depthExceeded(at: position), type: T.self, depth: depth)
         }
-        return try T(
-            from: ArchiveValueDecoder(state: self, position: position, end: end, implied: implied, depth: depth))
+        let decoder = ArchiveValueDecoder(state: self, position: position, end: end, implied: implied, depth: depth)
+        if let array = arrayType(T.self) {
+            return try decodeArray(array, as: T.self, with: decoder)
+        }
+        return try T(from: decoder)
+    }
+
+    /// `type` as an array the decoder reads itself, or nil; looked up once per decode and type.
+    private func arrayType(_ type: Any.Type) -> (any ArchiveDecodableArray.Type)? {
+        if let known = index.arrayTypes[type] { return known }
+        let array = type as? any ArchiveDecodableArray.Type
+        index.arrayTypes[type] = .some(array)
+        return array
+    }
+}
+
+/// An array the decoder reads through its own unkeyed container, as `Array.init(from:)` would
+/// (the same calls, so the same errors and coding paths) but into storage reserved at once:
+/// `Array.init(from:)` runs unspecialized in the standard library and looks `Array`'s metadata up
+/// for every element it appends.
+protocol ArchiveDecodableArray {
+    /// The array the container holds.
+    static func decodeArray(from container: inout ArchiveUnkeyedDecodingContainer) throws -> Self
+}
+
+extension Array: ArchiveDecodableArray where Element: Decodable {
+    static func decodeArray(from container: inout ArchiveUnkeyedDecodingContainer) throws -> [Element] {
+        var array: [Element] = []
+        // The count is bounded by the input's length, not by memory: reserve little up front.
+        array.reserveCapacity(Swift.min(container.count ?? 0, 64))
+        while !container.isAtEnd { array.append(try container.decode(Element.self)) }
+        return array
     }
 
 }

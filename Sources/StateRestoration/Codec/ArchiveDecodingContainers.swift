@@ -22,6 +22,11 @@ struct ArchiveValueDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try arrayContainer()
+    }
+
+    /// The value's unkeyed container.
+    func arrayContainer() throws -> ArchiveUnkeyedDecodingContainer {
         do throws(ArchiveError) {
             let array = try state.reader.openUnkeyed(at: position, end: end, implied: implied)
             return ArchiveUnkeyedDecodingContainer(state: state, array: array, depth: depth)

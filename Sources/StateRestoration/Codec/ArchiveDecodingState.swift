@@ -262,6 +262,8 @@ struct ArchiveIndex {
     var nesting = 0
     /// The coding-path keys of the value being decoded, one per depth.
     var path: [any CodingKey] = []
+    /// Each type decoded so far: an array the decoder reads itself, or nil.
+    var arrayTypes = ArchiveTypeTable<(any ArchiveDecodableArray.Type)?>()
 }
 
 /// The decode's own parts: its keyed containers, found by name, and its coding path. A keyed

@@ -341,3 +341,16 @@ struct ArchiveBuffer {
         Data(bytes: start, count: count)
     }
 }
+
+extension ArchiveDecodingState {
+    /// Decodes `T`, which is the array type `A`, through ``ArchiveDecodableArray``.
+    ///
+    /// Safe: `A` is `T` (``arrayType(_:)`` found it as `T`'s conformance), so the bit cast passes
+    /// the array on unchanged.
+    func decodeArray<A: ArchiveDecodableArray, T>(_: A.Type, as _: T.Type, with decoder: ArchiveValueDecoder)
+        throws -> T
+    {
+        var container = try decoder.arrayContainer()
+        return unsafeBitCast(try A.decodeArray(from: &container), to: T.self)
+    }
+}
