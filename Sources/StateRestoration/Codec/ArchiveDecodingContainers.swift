@@ -74,6 +74,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     /// Reads the value of `key` with `read`.
+    @inline(__always)
     private func read<Value>(
         _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
     ) throws -> Value {
@@ -86,6 +87,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     /// Reads the value of `key` with `read`, or nil when there is none or it is null.
+    @inline(__always)
     private func readIfPresent<Value>(
         _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
     ) throws -> Value? {
@@ -128,6 +130,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try readInteger(key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try readInteger(key) }
 
+    @inline(__always)
     private func readInteger<I: FixedWidthInteger>(_ key: Key) throws -> I {
         try read(key) { (s, p, end) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: nil) }
     }
@@ -165,6 +168,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIntegerIfPresent(key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIntegerIfPresent(key) }
 
+    @inline(__always)
     private func readIntegerIfPresent<I: FixedWidthInteger>(_ key: Key) throws -> I? {
         try readIfPresent(key) { (s, p, end) throws(ArchiveError) in
             try s.readInteger(I.self, &p, end: end, implied: nil)
@@ -262,6 +266,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     /// Reads the next element with `read`.
+    @inline(__always)
     private mutating func read<Value>(
         _ read: (ArchiveReader, inout Int, Int, UInt8?) throws(ArchiveError) -> Value
     ) throws -> Value {
@@ -316,6 +321,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try readInteger() }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try readInteger() }
 
+    @inline(__always)
     private mutating func readInteger<I: FixedWidthInteger>() throws -> I {
         try read { (s, p, end, tag) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: tag) }
     }
@@ -389,6 +395,7 @@ struct ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     /// Reads the value with `read`.
+    @inline(__always)
     private func read<Value>(
         _ read: (ArchiveReader, inout Int, Int, UInt8?) throws(ArchiveError) -> Value
     ) throws -> Value {
@@ -432,6 +439,7 @@ struct ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try readInteger() }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try readInteger() }
 
+    @inline(__always)
     private func readInteger<I: FixedWidthInteger>() throws -> I {
         try read { (s, p, end, tag) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: tag) }
     }
