@@ -154,6 +154,7 @@ struct RestorationBenchmarks {
         }
         coordinatorResults += try await coordinator.incrementalSave(.large)
         coordinatorResults += try await coordinator.mainActorOccupancy(.medium, runs: quick ? 11 : 101)
+        coordinatorResults.append(try coordinator.modelKeystroke(.large))
         log("Done in \(format((ContinuousClock.now - started).nanoseconds / 1e9)) s.")
 
         return Report(
