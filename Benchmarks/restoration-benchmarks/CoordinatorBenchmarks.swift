@@ -428,7 +428,9 @@ extension CoordinatorBenchmarks {
         guard model.tree.screen(DraftScreen.self, at: .node(node.id))?.state.cursorPosition == typed else {
             throw BenchmarkFailure("\(workload.name): the keystrokes did not reach the tree")
         }
-        log("  \(workload.name): a keystroke through a model's projection \(format(keystroke.medianNanoseconds / 1000)) µs")
+        log(
+            "  \(workload.name): a keystroke through a model's projection \(format(keystroke.medianNanoseconds / 1000)) µs"
+        )
         return CoordinatorResult("keystroke through a model projection", workload: workload.name, store: "-", keystroke)
     }
 }
