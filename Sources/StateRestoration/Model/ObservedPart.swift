@@ -33,19 +33,12 @@ struct ObservedPart: Hashable, Sendable {
             compareByIdentity(old, new, into: &parts)
             return
         }
-        if old.screenRevision != new.screenRevision, !sameScreen(old.screen, new.screen) {
-            parts.append(ObservedPart(node: new.id, aspect: .screen))
-        }
+        appendChangedAspects(from: old, to: new, into: &parts)
         // Identities are read in place: copying the nodes would copy their screens.
         var kept = 0
         while kept < old.children.count, kept < new.children.count, old.children[kept].id == new.children[kept].id {
             kept += 1
         }
-        let samePresented = old.presentedStorage.map(\.id) == new.presentedStorage.map(\.id)
-        if kept != old.children.count || kept != new.children.count || !samePresented {
-            parts.append(ObservedPart(node: new.id, aspect: .children))
-        }
-        if old.selectedIndex != new.selectedIndex { parts.append(ObservedPart(node: new.id, aspect: .selection)) }
         // Children kept in place are compared in place; the rest by identity.
         for index in 0..<kept { compare(old.children[index], new.children[index], into: &parts) }
         if kept < old.children.count || kept < new.children.count {
@@ -76,16 +69,27 @@ struct ObservedPart: Hashable, Sendable {
     ) {
         new.forEachNodeValue { node in
             guard let previous = before.removeValue(forKey: node.id) else { return }
-            if previous.screenRevision != node.screenRevision, !sameScreen(previous.screen, node.screen) {
-                parts.append(ObservedPart(node: node.id, aspect: .screen))
-            }
-            if previous.children.map(\.id) != node.children.map(\.id) || previous.presented?.id != node.presented?.id {
-                parts.append(ObservedPart(node: node.id, aspect: .children))
-            }
-            if previous.selectedIndex != node.selectedIndex {
-                parts.append(ObservedPart(node: node.id, aspect: .selection))
-            }
+            appendChangedAspects(from: previous, to: node, into: &parts)
         }
+    }
+
+    /// The aspects of one node that differ between two of its versions: its screen
+    /// (compared only when it was set since), its children's and presented node's
+    /// identities, its selection.
+    private static func appendChangedAspects(
+        from old: ScreenNode, to new: ScreenNode, into parts: inout [ObservedPart]
+    ) {
+        if old.screenRevision != new.screenRevision, !sameScreen(old.screen, new.screen) {
+            parts.append(ObservedPart(node: new.id, aspect: .screen))
+        }
+        // Identities are read in place: copying the nodes would copy their screens.
+        let sameChildren =
+            old.children.count == new.children.count
+            && old.children.indices.allSatisfy { old.children[$0].id == new.children[$0].id }
+        if !sameChildren || old.presentedStorage.map(\.id) != new.presentedStorage.map(\.id) {
+            parts.append(ObservedPart(node: new.id, aspect: .children))
+        }
+        if old.selectedIndex != new.selectedIndex { parts.append(ObservedPart(node: new.id, aspect: .selection)) }
     }
 
     /// Every aspect of nodes that left the tree.
