@@ -404,3 +404,33 @@ final class BenchmarkHost: RestorationHost {
         self.tree = tree
     }
 }
+
+extension CoordinatorBenchmarks {
+    /// (d) One keystroke typed into a draft through a window model's state projection,
+    /// as a SwiftUI text field bound to it writes: the tree copied and changed, the
+    /// changed parts found for the observers, the tree set.
+    @MainActor
+    func modelKeystroke(_ workload: Workload) throws -> CoordinatorResult {
+        let hierarchy = try Hierarchy(workload)
+        let model = try RestorationModel(
+            coordinator: Coordinator(screens: hierarchy.declaration, store: InMemoryStore()))
+        model.tree = hierarchy.tree
+        guard let node = model.tree.nodes.first(where: { $0.node.screen is DraftScreen }),
+            let draft = model.state(of: DraftScreen.self, at: .node(node.id))
+        else { throw BenchmarkFailure("\(workload.name): no draft screen to type into") }
+        var typed = 0
+        let keystroke = try harness.measure([
+            {
+                typed &+= 1
+                draft.wrappedValue.cursorPosition = typed
+            }
+        ])[0]
+        guard model.tree.screen(DraftScreen.self, at: .node(node.id))?.state.cursorPosition == typed else {
+            throw BenchmarkFailure("\(workload.name): the keystrokes did not reach the tree")
+        }
+        log(
+            "  \(workload.name): a keystroke through a model's projection \(format(keystroke.medianNanoseconds / 1000)) µs"
+        )
+        return CoordinatorResult("keystroke through a model projection", workload: workload.name, store: "-", keystroke)
+    }
+}

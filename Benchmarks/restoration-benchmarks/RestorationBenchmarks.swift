@@ -20,7 +20,7 @@ struct RestorationBenchmarks {
         if flags.contains("--help") || !flags.isSubset(of: known) {
             print("usage: restoration-benchmarks [--quick] [--json]")
             print(
-                "       restoration-benchmarks --profile archive-encode|archive-decode|screen-decodes|launch"
+                "       restoration-benchmarks --profile archive-encode|archive-decode|screen-decodes|launch|keystroke"
                     + "|save-one-changed|save-one-changed-file")
             print("  --quick    few, short batches: a smoke run (about half a minute on 2 busy cores)")
             print("  --json     print the figures as JSON instead of tables")
@@ -28,7 +28,8 @@ struct RestorationBenchmarks {
             print("             on the medium workload 200 times (valgrind --tool=callgrind), or its 24 screens'")
             print("             states from an archive each, one after the other (screen-decodes), or 3 launches,")
             print("             or 200 saves where one screen changed, of the large hierarchy on an InMemoryStore")
-            print("             (on a FileStore in a temporary directory: save-one-changed-file)")
+            print("             (on a FileStore in a temporary directory: save-one-changed-file), or 200")
+            print("             keystrokes through a window model's projection into a draft of that hierarchy")
             print("             (perf record -g; valgrind stops on these here)")
             print("             PROFILE_N=n encodes, decodes (rounds of screens) or saves n times instead: the")
             print("             difference between two counts is the steady state, without the first call's")
@@ -110,10 +111,19 @@ struct RestorationBenchmarks {
                         }
                     }
                 }
+            case "keystroke":
+                let hierarchy = try Hierarchy(.large)
+                let model = try RestorationModel(
+                    coordinator: RestorationCoordinator(screens: hierarchy.declaration, store: InMemoryStore()))
+                model.tree = hierarchy.tree
+                guard let node = model.tree.nodes.first(where: { $0.node.screen is DraftScreen }),
+                    let draft = model.state(of: DraftScreen.self, at: .node(node.id))
+                else { throw BenchmarkFailure("no draft screen to type into") }
+                for index in 0..<profileCount { draft.wrappedValue.cursorPosition = index }
             default:
                 log(
                     "unknown profile \(what); use archive-encode, archive-decode, screen-decodes, launch,"
-                        + " save-one-changed or save-one-changed-file")
+                        + " save-one-changed, save-one-changed-file or keystroke")
                 return 2
             }
             return 0
@@ -154,6 +164,7 @@ struct RestorationBenchmarks {
         }
         coordinatorResults += try await coordinator.incrementalSave(.large)
         coordinatorResults += try await coordinator.mainActorOccupancy(.medium, runs: quick ? 11 : 101)
+        coordinatorResults.append(try coordinator.modelKeystroke(.large))
         log("Done in \(format((ContinuousClock.now - started).nanoseconds / 1e9)) s.")
 
         return Report(

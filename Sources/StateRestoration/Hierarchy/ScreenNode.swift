@@ -24,7 +24,14 @@ public struct ScreenNode: Sendable, Equatable, Identifiable {
     public var kind: DeclarationNode.Kind { declaration.kind }
 
     /// The screen of a screen or container node; nil for stacks and tabs.
-    public internal(set) var screen: (any RestorableScreen)?
+    public internal(set) var screen: (any RestorableScreen)? {
+        didSet { screenRevision &+= 1 }
+    }
+
+    /// How many times ``screen`` was set: two copies of a node with the same
+    /// revision hold the same screen, which an observer of a tree's changes then
+    /// need not compare state by state. Not part of equality.
+    private(set) var screenRevision: UInt64 = 0
 
     /// A stack's screens (root first), the tabs, or a container's children.
     public internal(set) var children: [ScreenNode]
@@ -128,6 +135,19 @@ enum NodeStep: Hashable, Sendable {
 }
 
 extension ScreenNode {
+    /// The steps from this node to the node with identity `id`, found without
+    /// building any path; nil when it is not under this node.
+    func address(of id: ID) -> [NodeStep]? {
+        if self.id == id { return [] }
+        for index in children.indices {
+            if let rest = children[index].address(of: id) { return [.child(index)] + rest }
+        }
+        if let presented = presentedStorage.first, let rest = presented.address(of: id) {
+            return [.presented] + rest
+        }
+        return nil
+    }
+
     /// Calls `body` with the node at `address` under this one, for changing it.
     mutating func modify<R>(
         at address: ArraySlice<NodeStep>, _ body: (inout ScreenNode) throws(HierarchyError) -> R

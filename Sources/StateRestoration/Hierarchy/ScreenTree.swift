@@ -134,7 +134,7 @@ public struct ScreenTree: Sendable, Equatable {
                 if visit.path?.last == identifier || visit.node.identifier == identifier { matches.append(visit) }
             }
         case .node(let id):
-            walk { visit in if visit.node.id == id { matches.append(visit) } }
+            if let address = root.address(of: id) { matches = [visit(at: address)] }
         }
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty {
@@ -149,6 +149,29 @@ public struct ScreenTree: Sendable, Equatable {
         throw HierarchyError(
             .ambiguous, reference: reference.description,
             message: "\(matches.count) nodes are named \(reference) (\(names)); give a full path")
+    }
+
+    /// The visit of the node at `address`, with its paths built along the way down.
+    private func visit(at address: [NodeStep]) -> Visit {
+        var node = root
+        var path = root.identifier.map { IdentifierPath([$0]) }
+        var display = IdentifierPath([root.displayName])
+        for step in address {
+            let next: ScreenNode
+            let component: String?
+            switch step {
+            case .child(let index):
+                next = node.children[index]
+                component = node.component(ofChild: index)
+            case .presented:
+                next = node.presentedStorage[0]
+                component = next.identifier
+            }
+            path = component.flatMap { path?.appending($0) }
+            display = display.appending(component ?? next.displayName)
+            node = next
+        }
+        return Visit(node: node, address: address, path: path, displayPath: display)
     }
 
     /// The nodes whose restoration path, or display path when they have none, is

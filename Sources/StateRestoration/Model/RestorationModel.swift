@@ -197,7 +197,9 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     ///
     /// The hook runs on the screen before the tree holding it is set, so the UI
     /// never sees an unprepared screen. Screens of the type already in the tree are
-    /// prepared at once. A second hook for the same type replaces the first.
+    /// prepared at once, told ``ScreenArrival/restored`` or ``ScreenArrival/initial``
+    /// (register hooks before ``launch()`` to be told each arrival as it happens). A
+    /// second hook for the same type replaces the first.
     ///
     /// ```swift
     /// model.prepare(ThreadScreen.self) { screen, arrival in

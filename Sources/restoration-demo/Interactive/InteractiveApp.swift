@@ -40,14 +40,14 @@ enum InteractiveApp {
             ? "Restored \(launch.restoredPaths.count) screens from \(directory.path)."
             : "Fresh start: \(launch.freshReason?.message ?? "nothing to restore")."
 
-        let events = TerminalEvent.stream(signals: try SystemCalls.installSignalPipe())
+        let (events, handled) = TerminalEvent.stream(signals: try SystemCalls.installSignalPipe())
         let screen = TerminalScreen(app: app)
         try screen.show()
         await model.restoredInterfaceDidAppear()  // the launched tree is on screen
         do {
             try await withThrowingTaskGroup { group in
                 group.addTask { await screen.redrawOnChange() }
-                try await handle(events, app: app, screen: screen, directory: directory)
+                try await handle(events, handled: handled, app: app, screen: screen, directory: directory)
                 group.cancelAll()
             }
         } catch {
@@ -70,14 +70,16 @@ enum InteractiveApp {
     /// Takes the terminal's events until the user quits, a signal ends the app,
     /// or the input ends.
     private static func handle(
-        _ events: AsyncStream<TerminalEvent>, app: ShopApp, screen: TerminalScreen, directory: URL
+        _ events: AsyncStream<TerminalEvent>, handled: KeysHandled, app: ShopApp, screen: TerminalScreen,
+        directory: URL
     ) async throws {
         for await event in events {
             switch event {
             case .keys(let keys):
                 for key in keys {
-                    if app.handle(key) == .quit { return }
+                    if app.handle(key) == .quit { return }  // no more input read: the rest is the shell's
                 }
+                handled.next()
             case .signal(SystemCalls.suspendSignal):
                 await suspend(app, screen: screen, directory: directory)
             case .signal(SystemCalls.continueSignal):  // after Ctrl-Z, or any other stop
