@@ -100,7 +100,7 @@ extension ArchiveDecodingState {
         guard index.nesting <= maximumDepth else {
             throw decodingError(depthExceeded(at: position), type: T.self, depth: depth)
         }
-        let decoder = ArchiveValueDecoder(state: self, position: position, end: end, implied: implied, depth: depth)
+        let decoder = ArchiveValueDecoder(state: self, position: position, implied: implied, depth: depth)
         if let array = arrayType(T.self) {
             return try decodeArray(array, as: T.self, with: decoder)
         }
