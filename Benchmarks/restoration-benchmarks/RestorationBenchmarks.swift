@@ -171,6 +171,7 @@ struct RestorationBenchmarks {
             date: Date().formatted(.iso8601), quick: quick,
             processorCount: ProcessInfo.processInfo.activeProcessorCount,
             workloads: infos, codecs: codecResults, coordinator: coordinatorResults,
-            targets: Report.targets(codecs: codecResults, coordinator: coordinatorResults))
+            targets: Report.targets(
+                codecs: codecResults, coordinator: coordinatorResults, codecLines: Report.codecSourceLines()))
     }
 }
