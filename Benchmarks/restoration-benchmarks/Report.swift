@@ -8,6 +8,7 @@ struct Report: Codable, Sendable {
     var workloads: [WorkloadInfo]
     var codecs: [CodecResult]
     var coordinator: [CoordinatorResult]
+    var scale: [ScaleResult]
     var targets: [TargetResult]
 
     struct WorkloadInfo: Codable, Sendable {
@@ -160,6 +161,24 @@ extension Report {
             ])
         }
         lines += table(coordinatorRows, leftAligned: 3)
+        lines.append("")
+        lines.append(
+            "Scale: save and launch on a FileStore, median of single runs; per screen = time / screens")
+        var scaleRows = [
+            [
+                "screens", "tabs", "archive B", "save ms", "launch: handed over ms", "launch: finished ms",
+                "save µs/screen", "launch µs/screen", "runs",
+            ]
+        ]
+        for result in scale {
+            scaleRows.append([
+                grouped(result.screens), "\(result.tabs) x 25", grouped(result.archiveBytes),
+                format(result.saveMicroseconds / 1000), format(result.launchHandoverMicroseconds / 1000),
+                format(result.launchMicroseconds / 1000), format(result.saveMicrosecondsPerScreen),
+                format(result.launchMicrosecondsPerScreen), "\(result.saveSamples)/\(result.launchSamples)",
+            ])
+        }
+        lines += table(scaleRows, leftAligned: 2)
         lines.append("")
         lines.append("Targets")
         var targetRows = [["target", "goal", "measured", ""]]

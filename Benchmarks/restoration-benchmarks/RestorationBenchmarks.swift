@@ -5,8 +5,8 @@ import StateRestoration
 ///
 /// Measures the package's archive codec against Foundation's coders and a
 /// hand-written floor on the same data, then saves and launches through the real
-/// coordinator. Every codec's round trip and every coordinator benchmark's result
-/// is checked once before anything is timed.
+/// coordinator, also for 50 to 5,000 screens. Every codec's round trip and every
+/// coordinator benchmark's result is checked once before anything is timed.
 @main
 @MainActor
 struct RestorationBenchmarks {
@@ -165,12 +165,15 @@ struct RestorationBenchmarks {
         coordinatorResults += try await coordinator.incrementalSave(.large)
         coordinatorResults += try await coordinator.mainActorOccupancy(.medium, runs: quick ? 11 : 101)
         coordinatorResults.append(try coordinator.modelKeystroke(.large))
+
+        log("Scale…")
+        let scale = try await coordinator.scale()
         log("Done in \(format((ContinuousClock.now - started).nanoseconds / 1e9)) s.")
 
         return Report(
             date: Date().formatted(.iso8601), quick: quick,
             processorCount: ProcessInfo.processInfo.activeProcessorCount,
-            workloads: infos, codecs: codecResults, coordinator: coordinatorResults,
+            workloads: infos, codecs: codecResults, coordinator: coordinatorResults, scale: scale,
             targets: Report.targets(
                 codecs: codecResults, coordinator: coordinatorResults, codecLines: Report.codecSourceLines()))
     }

@@ -164,6 +164,14 @@ struct Workload: Sendable {
         tree: WorkloadBuilder.tree(seed: 0x5EED_0003, tabCount: 20, screensPerTab: 25))
 
     static let all = [small, medium, large]
+
+    /// Tabs of 25 screens each, from the large workload's seed: 20 tabs are the large workload,
+    /// and fewer or more tabs start with the same screens.
+    static func scale(tabs: Int) -> Workload {
+        Workload(
+            name: "\(tabs * 25) screens", summary: "\(tabs) tabs x 25 screens",
+            tree: WorkloadBuilder.tree(seed: 0x5EED_0003, tabCount: tabs, screensPerTab: 25))
+    }
 }
 
 /// SplitMix64: a tiny deterministic generator, the same sequence on every run and platform.
