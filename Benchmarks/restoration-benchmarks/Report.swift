@@ -9,6 +9,7 @@ struct Report: Codable, Sendable {
     var codecs: [CodecResult]
     var coordinator: [CoordinatorResult]
     var scale: [ScaleResult]
+    var memory: [MemoryFigure]
     var targets: [TargetResult]
 
     struct WorkloadInfo: Codable, Sendable {
@@ -180,6 +181,22 @@ extension Report {
         }
         lines += table(scaleRows, leftAligned: 2)
         lines.append("")
+        if let first = memory.first {
+            lines.append(
+                "Peak memory of one operation, \(grouped(first.screens)) screens, each in a process of its own;"
+                    + " archive \(grouped(first.archiveBytes)) bytes")
+            var memoryRows = [["operation", "baseline B", "peak above baseline B", "x archive", "high-water mark"]]
+            for figure in memory {
+                memoryRows.append([
+                    figure.operation, grouped(figure.baselineBytes),
+                    figure.peakAboveBaselineBytes.map(grouped) ?? "hidden", figure.multipleOfArchive.map(format) ?? "-",
+                    figure.peakWasReset ? "reset before" : "not reset",
+                ])
+            }
+            lines += table(memoryRows, leftAligned: 1)
+            lines.append("Method: \(first.method)")
+            lines.append("")
+        }
         lines.append("Targets")
         var targetRows = [["target", "goal", "measured", ""]]
         for target in targets {

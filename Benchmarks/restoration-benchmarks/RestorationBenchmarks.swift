@@ -5,8 +5,9 @@ import StateRestoration
 ///
 /// Measures the package's archive codec against Foundation's coders and a
 /// hand-written floor on the same data, then saves and launches through the real
-/// coordinator, also for 50 to 5,000 screens. Every codec's round trip and every
-/// coordinator benchmark's result is checked once before anything is timed.
+/// coordinator, also for 50 to 5,000 screens, and takes the peak memory of one save
+/// and one launch of 5,000 screens in child processes. Every codec's round trip and
+/// every coordinator benchmark's result is checked once before anything is timed.
 @main
 @MainActor
 struct RestorationBenchmarks {
@@ -16,6 +17,10 @@ struct RestorationBenchmarks {
         let known: Set = ["--quick", "--json", "--help"]
         if arguments.count == 2, arguments[0] == "--profile" {
             exit(await profile(arguments[1]))
+        }
+        // The child process of the peak-memory figures: see MemoryBenchmarks.
+        if arguments.count == 2, arguments[0] == "--memory" {
+            exit(await MemoryBenchmarks.child(arguments[1]))
         }
         if flags.contains("--help") || !flags.isSubset(of: known) {
             print("usage: restoration-benchmarks [--quick] [--json]")
@@ -168,12 +173,22 @@ struct RestorationBenchmarks {
 
         log("Scale…")
         let scale = try await coordinator.scale()
+
+        log("Peak memory, each operation in a process of its own…")
+        var memory: [MemoryFigure] = []
+        for operation in ["save", "launch"] {
+            let figure = try MemoryBenchmarks.measureInChild(operation)
+            log(
+                "  \(operation): \(figure.peakAboveBaselineBytes.map(grouped) ?? "hidden") bytes above a baseline of"
+                    + " \(grouped(figure.baselineBytes)), archive \(grouped(figure.archiveBytes)) bytes")
+            memory.append(figure)
+        }
         log("Done in \(format((ContinuousClock.now - started).nanoseconds / 1e9)) s.")
 
         return Report(
             date: Date().formatted(.iso8601), quick: quick,
             processorCount: ProcessInfo.processInfo.activeProcessorCount,
-            workloads: infos, codecs: codecResults, coordinator: coordinatorResults, scale: scale,
+            workloads: infos, codecs: codecResults, coordinator: coordinatorResults, scale: scale, memory: memory,
             targets: Report.targets(
                 codecs: codecResults, coordinator: coordinatorResults, codecLines: Report.codecSourceLines()))
     }
