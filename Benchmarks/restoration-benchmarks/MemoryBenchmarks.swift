@@ -14,10 +14,13 @@ struct MemoryFigure: Codable, Sendable {
     var archiveBytes: Int
     /// The memory in use just before the operation.
     var baselineBytes: Int
+    /// The high-water mark just before the operation, after the reset.
+    var peakBeforeBytes: Int
     /// The high-water mark after the operation, less the baseline; nil when an earlier
     /// high-water mark, which could not be reset, hides it.
     var peakAboveBaselineBytes: Int?
-    /// Whether the high-water mark was reset to the memory in use before the operation.
+    /// Whether the high-water mark was reset to the memory in use before the operation (to
+    /// within 1 MiB).
     var peakWasReset: Bool
     var method: String
 
@@ -127,8 +130,10 @@ enum MemoryBenchmarks {
             let hidden = peakBefore > baseline && peakAfter <= peakBefore
             return MemoryFigure(
                 operation: operation, screens: screens, archiveBytes: archiveBytes, baselineBytes: baseline,
+                peakBeforeBytes: peakBefore,
                 peakAboveBaselineBytes: hidden ? nil : max(peakAfter - baseline, 0),
-                peakWasReset: reset && peakBefore <= baseline + 64 * 1024, method: ProcessMemory.method)
+                // The kernel's counts of resident pages are approximate by some pages per processor.
+                peakWasReset: reset && peakBefore <= baseline + (1 << 20), method: ProcessMemory.method)
         }
     }
 }
