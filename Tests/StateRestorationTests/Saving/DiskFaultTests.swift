@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-@testable import StateRestoration
+import StateRestoration
 import Testing
 
 #if canImport(Glibc)
