@@ -28,15 +28,21 @@ let package = Package(
             dependencies: ["StateRestoration"],
             path: "Benchmarks/restoration-benchmarks"
         ),
+        // The shop screens both test targets save and restore; not a product.
+        .target(
+            name: "TestScreens",
+            dependencies: ["StateRestoration", "StateRestorationTesting"],
+            path: "Tests/TestScreens"
+        ),
         .testTarget(
             name: "StateRestorationTests",
-            dependencies: ["StateRestoration", "StateRestorationTesting"],
+            dependencies: ["StateRestoration", "StateRestorationTesting", "TestScreens"],
             // The golden archives (see GoldenArchiveTests).
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "StateRestorationTestingTests",
-            dependencies: ["StateRestorationTesting"]
+            dependencies: ["StateRestorationTesting", "TestScreens"]
         ),
     ]
 )

@@ -1,6 +1,7 @@
 import StateRestoration
 import StateRestorationTesting
 import Synchronization
+import TestScreens
 import Testing
 
 /// A screen whose State's Codable drops `detail`: it does not round-trip.

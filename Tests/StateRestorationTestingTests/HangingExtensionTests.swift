@@ -1,5 +1,6 @@
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 /// A delegate whose did-decode extends the restoration with work that hangs on

@@ -1,5 +1,6 @@
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 /// The product screen as build 1.0 shipped it: a numeric identifier.

@@ -1,6 +1,7 @@
 import StateRestoration
 import StateRestorationTesting
 import Synchronization
+import TestScreens
 import Testing
 
 /// A cart shared by screens, saved with the archive.

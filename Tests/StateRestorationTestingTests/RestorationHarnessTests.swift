@@ -2,6 +2,7 @@ import Foundation
 import StateRestoration
 import StateRestorationTesting
 import Synchronization
+import TestScreens
 import Testing
 
 @Suite struct RestorationHarnessTests {

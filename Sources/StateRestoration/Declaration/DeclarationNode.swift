@@ -84,27 +84,6 @@ public struct DeclarationNode: Sendable, DeclarationElement {
     }
 }
 
-/// A file and line in the app's source, where a declaration element was written.
-public struct DeclarationLocation: Sendable, Hashable, CustomStringConvertible {
-    /// The file, as `#fileID` gives it (`Module/File.swift`).
-    public var fileID: String
-    /// The line.
-    public var line: Int
-
-    /// Creates a location.
-    ///
-    /// - Parameters:
-    ///   - fileID: The file, as `#fileID` gives it.
-    ///   - line: The line.
-    public init(fileID: String, line: Int) {
-        self.fileID = fileID
-        self.line = line
-    }
-
-    /// `File.swift:12`.
-    public var description: String { "\(fileID):\(line)" }
-}
-
 /// An identifier with the position a navigation stack appends: `product#2`.
 struct PositionalIdentifier: Hashable {
     var base: String

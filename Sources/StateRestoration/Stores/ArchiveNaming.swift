@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The names of archives, rejected copies and temporary files, shared by ``FileStore`` (as file
 /// names) and ``InMemoryStore`` (as the names of rejected entries).
@@ -9,7 +9,7 @@ import Foundation
 /// - Temporary file: `.<key>.restoration.<process id>.<16 hex digits>.tmp`
 ///
 /// Keys never start with `"."` and never contain `".rejected-"`, so the three never clash.
-enum ArchiveNaming {
+package enum ArchiveNaming {
     /// The extension of archives and rejected copies.
     static let archiveSuffix = ".restoration"
 
@@ -17,10 +17,10 @@ enum ArchiveNaming {
     static let temporarySuffix = ".tmp"
 
     /// The longest reason slug, in characters.
-    static let maximumSlugLength = 40
+    package static let maximumSlugLength = 40
 
     /// What a file name in a store's directory is.
-    enum Entry: Equatable {
+    package enum Entry: Equatable {
         /// The archive of a key.
         case archive(StoreKey)
         /// A rejected copy of a key's archive; `order` sorts copies oldest first.
@@ -32,30 +32,36 @@ enum ArchiveNaming {
     }
 
     /// Sorts rejected copies: by timestamp, then by sequence number.
-    struct RejectedOrder: Comparable {
+    package struct RejectedOrder: Comparable {
         /// The timestamp in the name, which sorts chronologically; empty if it has none.
-        var timestamp: String
+        package var timestamp: String
         /// 1 for the first copy with that timestamp and reason, then 2, 3, ….
-        var sequence: Int
+        package var sequence: Int
 
-        static func < (lhs: RejectedOrder, rhs: RejectedOrder) -> Bool {
+        /// Creates an order.
+        package init(timestamp: String, sequence: Int) {
+            self.timestamp = timestamp
+            self.sequence = sequence
+        }
+
+        package static func < (lhs: RejectedOrder, rhs: RejectedOrder) -> Bool {
             (lhs.timestamp, lhs.sequence) < (rhs.timestamp, rhs.sequence)
         }
     }
 
     /// `<key>.restoration`.
-    static func archiveName(for key: StoreKey) -> String {
+    package static func archiveName(for key: StoreKey) -> String {
         key.rawValue + archiveSuffix
     }
 
     /// `<key>.rejected-<slug>-<timestamp>[-<sequence>].restoration`; no sequence suffix for 1.
-    static func rejectedName(for key: StoreKey, slug: String, timestamp: String, sequence: Int) -> String {
+    package static func rejectedName(for key: StoreKey, slug: String, timestamp: String, sequence: Int) -> String {
         let counter = sequence > 1 ? "-\(sequence)" : ""
         return key.rawValue + StoreKey.reservedMarker + slug + "-" + timestamp + counter + archiveSuffix
     }
 
     /// `.<key>.restoration.<process id>.<16 hex digits>.tmp`.
-    static func temporaryName(for key: StoreKey, processID: Int32, token: UInt64) -> String {
+    package static func temporaryName(for key: StoreKey, processID: Int32, token: UInt64) -> String {
         let hex = String(token, radix: 16)
         let padded = String(repeating: "0", count: 16 - hex.count) + hex
         return "." + key.rawValue + archiveSuffix + ".\(processID)." + padded + temporarySuffix
@@ -65,7 +71,7 @@ enum ArchiveNaming {
     /// turned into one `"-"`, at most 40 characters; `"unspecified"` if nothing is left.
     ///
     /// `"Checksum mismatch!"` becomes `"checksum-mismatch"`.
-    static func slug(for reason: String) -> String {
+    package static func slug(for reason: String) -> String {
         var slug = ""
         var pendingDash = false
         for scalar in reason.unicodeScalars {
@@ -90,7 +96,7 @@ enum ArchiveNaming {
     }
 
     /// The UTC time as `yyyyMMdd'T'HHmmss.SSS'Z'`, such as `20261122T101038.250Z`.
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let (days, millisecondOfDay) = floorDivision(milliseconds, 86_400_000)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
@@ -101,7 +107,7 @@ enum ArchiveNaming {
     }
 
     /// What a file name in a store's directory is.
-    static func classify(_ name: String) -> Entry {
+    package static func classify(_ name: String) -> Entry {
         if name.hasPrefix(".") {
             return classifyTemporary(name)
         }

@@ -50,7 +50,7 @@ public final class InMemoryStore: RestorationStore {
     }
 
     /// Creates a store that dates rejected copies with `now`; for tests.
-    init(storage: Storage, now: @escaping @Sendable () -> Date) {
+    package init(storage: Storage, now: @escaping @Sendable () -> Date) {
         self.storage = storage
         self.now = now
     }

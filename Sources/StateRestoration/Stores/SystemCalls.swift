@@ -14,7 +14,7 @@ import Foundation
 /// This is the only file of the module that imports the C library, so it is the only file to
 /// check when porting. Each throwing wrapper takes the ``StoreError/Operation`` the store is
 /// performing and the path involved, so that its errors say what failed and where.
-enum SystemCalls {
+package enum SystemCalls {
     /// The permission bits of archive and temporary files: read and write for the owner only.
     static let privateFileMode = 0o600
 
@@ -32,7 +32,7 @@ enum SystemCalls {
 
     /// The error for a failed system call: codes about permissions and space win over the code
     /// of the step, so that callers can react to them whatever the step was.
-    static func failure(
+    package static func failure(
         _ reason: String, code: StoreError.Code, operation: StoreError.Operation, path: String, errno number: Int32
     ) -> StoreError {
         let kind: StoreError.Code

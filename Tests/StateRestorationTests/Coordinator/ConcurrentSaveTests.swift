@@ -1,4 +1,5 @@
 import StateRestoration
+import TestScreens
 import Testing
 
 /// A delegate whose first should-save (or will-finish-launching) waits at a gate.

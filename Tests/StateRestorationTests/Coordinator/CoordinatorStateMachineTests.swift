@@ -1,4 +1,5 @@
 import StateRestoration
+import TestScreens
 import Testing
 
 /// The coordinator's decisions, transition by transition, without actors: waiters are

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import StateRestoration
+import TestScreens
 import Testing
 
 /// Counts the screens made with `init(state:)`, by path of the state's note.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import StateRestoration
+import TestScreens
 import Testing
 
 /// A weak reference a delegate reaches its own coordinator (or scenes) through: a strong one

@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 /// A cart whose checkout is a navigation stack of its own, presented modally

@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestScreens
 import Testing
 
 /// A delegate that writes its scene's identifier into every archive it saves.

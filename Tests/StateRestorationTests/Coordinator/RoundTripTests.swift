@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 /// Saves through one coordinator and restores through a new coordinator over a

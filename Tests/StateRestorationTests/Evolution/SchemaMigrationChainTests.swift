@@ -1,5 +1,6 @@
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 // Versions 1 and 2 of the product screen are SchemaMigrationTests' ProductV1 and ProductV2.

@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 /// Version 1 of the product screen, as an older build shipped it; SchemaMigrationChainTests

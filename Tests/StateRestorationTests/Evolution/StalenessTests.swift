@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestScreens
 import Testing
 
 /// A route found on the map: worth restoring for an hour, not for a week.

@@ -1,23 +1,50 @@
-@testable import StateRestoration
+import StateRestoration
 import Testing
 
-/// The path component a stack gives each child, `base#position`, which a save makes for every
-/// screen on a stack and so builds without string interpolation when it can.
+/// The path component a stack gives each child, `base#position`, which a save writes for every
+/// screen on a stack and a launch reads back.
 @Suite struct PositionalIdentifierTests {
-    @Test("the component is base#position for every length and position, and parses back")
-    func componentsMatchInterpolation() {
-        let bases = [
-            "", "a", "product", "fourteen-bytes", "fifteen-bytes-x", "a-much-longer-identifier", "café", "日本", "🙂",
-        ]
-        let positions = [0, 1, 9, 10, 11, 99, 100, 12_345, 1_000_000_007, Int.max]
-        for base in bases {
-            for position in positions {
-                let component = PositionalIdentifier(base: base, position: position).component
-                // Byte for byte: `==` on strings would accept a canonically equivalent spelling.
-                #expect(Array(component.utf8) == Array("\(base)#\(position)".utf8), "\(base) \(position)")
-                #expect(PositionalIdentifier(component) == PositionalIdentifier(base: base, position: position))
+    /// A stack's root.
+    private struct Cover: RestorableScreen {
+        struct State: Codable, Sendable, Equatable {}
+        var state = State()
+        init(state: State = State()) { self.state = state }
+    }
+
+    /// A screen pushed many times.
+    private struct Page: RestorableScreen {
+        struct State: Codable, Sendable, Equatable { var number: Int }
+        var state: State
+        init(state: State) { self.state = state }
+    }
+
+    @Test(
+        "a stack's children are base#position, byte for byte, for identifiers of every length, and come back there",
+        arguments: ["a", "product", "fourteen-bytes", "fifteen-bytes-x", "a-much-longer-identifier", "café", "日本", "🙂"]
+    )
+    func components(base: String) async throws {
+        let declaration = ScreenDeclaration {
+            Stack("stack", root: Cover()) {
+                Screen(Page.self, id: base)
             }
         }
-        #expect(PositionalIdentifier(base: "x", position: -3).component == "x#-3")
+        var tree = try declaration.makeInitialTree()
+        let count = 120
+        for number in 1...count { try tree.push(Page(state: .init(number: number)), onto: "stack") }
+        let pages = tree.restorablePaths.dropFirst(2)  // the stack, then its root
+        #expect(pages.count == count)
+        for (position, path) in zip(1..., pages) {
+            // Byte for byte: `==` on strings would accept a canonically equivalent spelling.
+            let component = try #require(path.components.last)
+            #expect(Array(component.utf8) == Array("\(base)#\(position)".utf8), "\(path)")
+        }
+
+        let store = InMemoryStore()
+        _ = try await RestorationCoordinator(screens: declaration, store: store).save(tree)
+        let session = try await RestorationCoordinator(screens: declaration, store: store).launch()
+        #expect(session.report.outcome == .restored)
+        #expect(session.report.skipped.isEmpty)
+        #expect(session.tree.restorablePaths == tree.restorablePaths)
+        #expect(session.tree.screen(Page.self, at: NodeReference("stack/\(base)#\(count)"))?.state.number == count)
     }
 }

@@ -1,4 +1,5 @@
 import StateRestoration
+import TestScreens
 import Testing
 
 @Suite struct ScreenTreeEntryTests {

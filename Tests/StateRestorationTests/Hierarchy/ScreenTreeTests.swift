@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 @Suite struct ScreenTreeTests {

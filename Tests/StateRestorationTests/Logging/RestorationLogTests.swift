@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import StateRestoration
+import TestScreens
 import Testing
 
 /// Collects the events a coordinator logs.

@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import Synchronization
+import TestScreens
 import Testing
 
 /// The model's launch, saves on phase changes, background time, and preparation hooks.

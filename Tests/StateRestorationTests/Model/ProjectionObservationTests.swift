@@ -1,6 +1,7 @@
 import Observation
 import StateRestoration
 import Synchronization
+import TestScreens
 import Testing
 
 /// A projection tells its observers of the changes it shows, and of no other.

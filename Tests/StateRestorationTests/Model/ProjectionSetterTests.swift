@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestScreens
 import Testing
 
 /// What a projection's setter accepts: what a user can do from the UI, and nothing else.

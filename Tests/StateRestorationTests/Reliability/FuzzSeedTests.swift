@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestScreens
 import Testing
 
 /// The fuzzer's seed corpus (`Fuzz/corpus`, written by `swift run --package-path Fuzz

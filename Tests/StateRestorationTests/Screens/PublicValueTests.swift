@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestScreens
 import Testing
 
 /// Types an app names its screens with, where `String(describing:)` gives the

@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import Synchronization
+import TestScreens
 import Testing
 
 /// What an app would hand to a scene's activity: every call of the store's callback.

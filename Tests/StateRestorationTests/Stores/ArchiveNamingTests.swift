@@ -1,5 +1,5 @@
 import Foundation
-@testable import StateRestoration
+import StateRestoration
 import Testing
 
 @Suite struct ArchiveNamingTests {

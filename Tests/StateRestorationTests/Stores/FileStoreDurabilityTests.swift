@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import Synchronization
+import TestScreens
 import Testing
 
 /// The exact system calls with which a `FileStore` changes its files, recorded after each real

@@ -1,5 +1,6 @@
 import Foundation
-@testable import StateRestoration
+import StateRestoration
+import TestScreens
 import Testing
 
 #if canImport(Glibc)

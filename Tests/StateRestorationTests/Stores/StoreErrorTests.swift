@@ -1,4 +1,4 @@
-@testable import StateRestoration
+import StateRestoration
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import Synchronization
+import TestScreens
 
 /// The hierarchies, app-wide states and shared objects the golden archives in
 /// `Tests/StateRestorationTests/Fixtures/` hold. Every value is fixed here: a change to one is a

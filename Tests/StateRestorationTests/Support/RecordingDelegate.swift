@@ -1,4 +1,5 @@
 import StateRestoration
+import TestScreens
 
 /// A delegate that records every call, and can refuse, extend or skip.
 struct RecordingDelegate: RestorationDelegate {

@@ -1,4 +1,5 @@
 import StateRestoration
+import TestScreens
 
 /// An app's model as the coordinator sees it: the main-actor object holding the tree the
 /// UI shows. It records, once, the moment a launch hands it its tree.

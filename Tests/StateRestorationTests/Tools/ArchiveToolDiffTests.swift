@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestScreens
 import Testing
 
 /// `restoration-archive diff A B`: screens added, removed and changed, changed fields

@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestScreens
 import Testing
 
 /// `restoration-archive inspect` and `dump --json` on real archives of the Shop app.

@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestScreens
 import Testing
 
 /// `restoration-archive validate`: exit 0 for a good archive, otherwise exit 1 and one

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
-@testable import StateRestoration
+import StateRestoration
+import TestScreens
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import StateRestoration
+import TestScreens
 import Testing
 
 /// An archive saved by one build and launched by the next, whose declaration

@@ -1,4 +1,5 @@
 import StateRestoration
+import TestScreens
 import Testing
 
 /// REFERENCE.md, "The order of a launch that restores": will-finish-launching,

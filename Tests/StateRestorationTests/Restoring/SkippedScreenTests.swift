@@ -1,4 +1,5 @@
 import StateRestoration
+import TestScreens
 import Testing
 
 /// A product screen from an older build: same type key, another State shape.

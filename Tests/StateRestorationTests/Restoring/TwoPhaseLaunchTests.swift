@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 /// A mail thread whose restoration loads the thread: an extension that sleeps on the test

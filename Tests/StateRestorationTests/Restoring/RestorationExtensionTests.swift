@@ -1,5 +1,6 @@
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 /// A screen whose decode extends the restoration with work it is given through

@@ -1,4 +1,5 @@
 import StateRestoration
+import TestScreens
 import Testing
 
 /// A list of products whose selection and scroll position are saved as product

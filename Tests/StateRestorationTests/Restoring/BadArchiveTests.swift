@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import StateRestorationTesting
+import TestScreens
 import Testing
 
 /// A damaged archive is a fresh launch with a diagnostic naming the failed
