@@ -89,7 +89,6 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     /// Reads the value of `key` with `read`.
-    @inline(__always)
     private func read<Value>(
         _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
     ) throws -> Value {
@@ -102,7 +101,6 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     /// Reads the value of `key` with `read`, or nil when there is none or it is null.
-    @inline(__always)
     private func readIfPresent<Value>(
         _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
     ) throws -> Value? {
@@ -145,7 +143,6 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try readInteger(key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try readInteger(key) }
 
-    @inline(__always)
     private func readInteger<I: FixedWidthInteger>(_ key: Key) throws -> I {
         try read(key) { (s, p, end) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: nil) }
     }
@@ -183,7 +180,6 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIntegerIfPresent(key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIntegerIfPresent(key) }
 
-    @inline(__always)
     private func readIntegerIfPresent<I: FixedWidthInteger>(_ key: Key) throws -> I? {
         try readIfPresent(key) { (s, p, end) throws(ArchiveError) in
             try s.readInteger(I.self, &p, end: end, implied: nil)
@@ -281,7 +277,6 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     /// Reads the next element with `read`.
-    @inline(__always)
     private mutating func read<Value>(
         _ read: (ArchiveReader, inout Int, Int, UInt8?) throws(ArchiveError) -> Value
     ) throws -> Value {
@@ -336,7 +331,6 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try readInteger() }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try readInteger() }
 
-    @inline(__always)
     private mutating func readInteger<I: FixedWidthInteger>() throws -> I {
         try read { (s, p, end, tag) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: tag) }
     }
@@ -410,7 +404,6 @@ struct ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     /// Reads the value with `read`.
-    @inline(__always)
     private func read<Value>(
         _ read: (ArchiveReader, inout Int, Int, UInt8?) throws(ArchiveError) -> Value
     ) throws -> Value {
@@ -454,7 +447,6 @@ struct ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try readInteger() }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try readInteger() }
 
-    @inline(__always)
     private func readInteger<I: FixedWidthInteger>() throws -> I {
         try read { (s, p, end, tag) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: tag) }
     }

@@ -57,7 +57,6 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     var codingPath: [any CodingKey] { state.writer.codingPath(depth) }
 
     /// Starts the entry for `key`.
-    @inline(__always)
     private func begin(_ key: some CodingKey, _ value: @autoclosure () -> Any) throws {
         let name = key.stringValue
         do {
@@ -111,7 +110,6 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
 
-    @inline(__always)
     private func encodeInteger<I: FixedWidthInteger>(_ value: I, _ key: Key) throws {
         try begin(key, value)
         if I.isSigned {
@@ -175,7 +173,6 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     var count: Int { frame >= 0 ? state.writer.frames[frame].count : 0 }
 
     /// Starts an element; returns its index.
-    @inline(__always)
     private func begin(_ value: @autoclosure () -> Any) throws -> Int {
         guard let index = state.writer.beginElement(frame) else {
             throw EncodingError.invalidValue(
@@ -224,7 +221,6 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
     mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
 
-    @inline(__always)
     private func encodeInteger<I: FixedWidthInteger>(_ value: I) throws {
         _ = try begin(value)
         if I.isSigned {
@@ -277,7 +273,6 @@ struct ArchiveSingleValueEncodingContainer: SingleValueEncodingContainer {
     var state: ArchiveEncodingState { encoder.state }
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    @inline(__always)
     private func begin(_ value: @autoclosure () -> Any) throws {
         guard state.writer.beginSingleValue(parent: encoder.parent, slot: encoder.slot) else {
             throw EncodingError.invalidValue(
@@ -325,7 +320,6 @@ struct ArchiveSingleValueEncodingContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
     mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
 
-    @inline(__always)
     private func encodeInteger<I: FixedWidthInteger>(_ value: I) throws {
         try begin(value)
         if I.isSigned {
