@@ -176,4 +176,53 @@ extension ArchiveReader {
         }
         return result
     }
+
+    /// Reads a value of `type`, of kind `kind`: the kind of `T` (``ArchiveKnownType/of(_:)``), so
+    /// each case reads a `T` and its cast cannot fail.
+    // swift-format-ignore: NeverForceUnwrap
+    func read<T>(_ kind: ArchiveKnownType, as type: T.Type, _ p: inout Int, end: Int, implied: UInt8?)
+        throws(ArchiveError) -> T
+    {
+        switch kind {
+        case .string: return try readString(&p, end: end, implied: implied) as! T
+        case .int: return try readInteger(Int.self, &p, end: end, implied: implied) as! T
+        case .double: return try readDouble(&p, end: end, implied: implied) as! T
+        case .bool: return try readBool(&p, end: end, implied: implied) as! T
+        case .uuid: return try readUUID(&p, end: end, implied: implied) as! T
+        case .date: return try readDate(&p, end: end, implied: implied) as! T
+        case .int64: return try readInteger(Int64.self, &p, end: end, implied: implied) as! T
+        case .int32: return try readInteger(Int32.self, &p, end: end, implied: implied) as! T
+        case .int16: return try readInteger(Int16.self, &p, end: end, implied: implied) as! T
+        case .int8: return try readInteger(Int8.self, &p, end: end, implied: implied) as! T
+        case .uint: return try readInteger(UInt.self, &p, end: end, implied: implied) as! T
+        case .uint64: return try readInteger(UInt64.self, &p, end: end, implied: implied) as! T
+        case .uint32: return try readInteger(UInt32.self, &p, end: end, implied: implied) as! T
+        case .uint16: return try readInteger(UInt16.self, &p, end: end, implied: implied) as! T
+        case .uint8: return try readInteger(UInt8.self, &p, end: end, implied: implied) as! T
+        case .float: return try readFloat(&p, end: end, implied: implied) as! T
+        case .data: return try readData(&p, end: end, implied: implied) as! T
+        case .url: return try readURL(&p, end: end, implied: implied) as! T
+        case .decimal: return try readDecimal(&p, end: end, implied: implied) as! T
+        case .stringArray: return try readArray(at: p, end: end, implied: implied, readString) as! T
+        case .intArray: return try readIntegers(Int.self, at: p, end: end, implied: implied) as! T
+        case .int64Array: return try readIntegers(Int64.self, at: p, end: end, implied: implied) as! T
+        case .int32Array: return try readIntegers(Int32.self, at: p, end: end, implied: implied) as! T
+        case .uintArray: return try readIntegers(UInt.self, at: p, end: end, implied: implied) as! T
+        case .uint64Array: return try readIntegers(UInt64.self, at: p, end: end, implied: implied) as! T
+        case .uint32Array: return try readIntegers(UInt32.self, at: p, end: end, implied: implied) as! T
+        case .doubleArray: return try readArray(at: p, end: end, implied: implied, readDouble) as! T
+        case .floatArray: return try readArray(at: p, end: end, implied: implied, readFloat) as! T
+        case .uuidArray: return try readArray(at: p, end: end, implied: implied, readUUID) as! T
+        case .dateArray: return try readArray(at: p, end: end, implied: implied, readDate) as! T
+        case .boolArray: return try readArray(at: p, end: end, implied: implied, readBool) as! T
+        }
+    }
+
+    private func readIntegers<I: FixedWidthInteger>(_: I.Type, at p: Int, end: Int, implied: UInt8?)
+        throws(ArchiveError) -> [I]
+    {
+        try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
+            try readInteger(I.self, &p, end: end, implied: tag)
+        }
+    }
 }
