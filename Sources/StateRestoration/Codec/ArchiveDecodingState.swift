@@ -341,16 +341,9 @@ extension ArchiveDecodingState {
         let start = index.entries.count
         index.entries.append(0)
         var count = 0
-        let bytes = reader.bytes
         while p < end {
             let nameOffset = p
-            let name: UInt64
-            if bytes[p] < 0x80 {
-                name = UInt64(bytes[p])
-                p += 1
-            } else {
-                name = try reader.readVarint(&p, end: end, "field-name index")
-            }
+            let name = try reader.readVarint(&p, end: end, "field-name index")
             guard name < UInt64(names.count) else {
                 throw ArchiveError(
                     .invalidTag,
@@ -367,21 +360,7 @@ extension ArchiveDecodingState {
             index.stamps[nameIndex] = index.serial
             index.entries.append(nameIndex)
             index.entries.append(p)
-            // The commonest values are stepped over here: those packed in their tag, short strings
-            // and small keyed containers, and varints.
-            let tag = p < end ? bytes[p] : ArchiveTag.null
-            var next = -1
-            switch tag {
-            case 0x00...0x02, 0x40...0x7F: next = p + 1
-            case 0x80...0xBF: next = p + 1 + Int(tag & 0x3F)
-            case 0x20...0x3F: next = p + 1 + Int(tag & 0x1F)
-            case ArchiveTag.int, ArchiveTag.uint, 0x10...0x1F:
-                var q = p + 1
-                while q < end, q - p < 10, bytes[q] >= 0x80 { q += 1 }
-                if q < end, bytes[q] < 0x80 { next = q + 1 }
-            default: break
-            }
-            p = next > p && next <= end ? next : try reader.skipValue(at: p, end: end, implied: nil)
+            p = try reader.skipValue(at: p, end: end, implied: nil)
             count += 1
         }
         return Keyed(start: start, count: count, end: end)
