@@ -1,27 +1,16 @@
 /// The `Decoder` handed to a value's `init(from:)`: one value of the archive.
 ///
-/// Three words, so that an `any Decoder` holds it inline rather than in a box of its own on the
-/// heap. It has no end of its own: the value's extent was checked against its container's end
-/// when that container was opened (or, for the root, against the input's), so its reads are
-/// checked against the end of the input.
+/// It has no end of its own: the value's extent was checked against its container's end when
+/// that container was opened (or, for the root, against the input's), so its reads are checked
+/// against the end of the input.
 struct ArchiveValueDecoder: Decoder {
     let state: ArchiveDecodingState
     /// Offset of the value's tag (or of its payload, when the tag is implied).
     let position: Int
-    private let depth32: Int32
-    /// The element tag of a typed array plus one, or 0 when the value carries its own tag.
-    private let impliedTag: UInt16
-
-    init(state: ArchiveDecodingState, position: Int, implied: UInt8?, depth: Int) {
-        self.state = state
-        self.position = position
-        depth32 = Int32(truncatingIfNeeded: depth)
-        impliedTag = implied.map { UInt16($0) + 1 } ?? 0
-    }
-
-    var depth: Int { Int(depth32) }
     /// The element tag of a typed array, or nil when the value carries its own.
-    var implied: UInt8? { impliedTag == 0 ? nil : UInt8(impliedTag - 1) }
+    let implied: UInt8?
+    let depth: Int
+
     var end: Int { state.reader.size }
 
     var codingPath: [any CodingKey] { state.codingPath(depth) }
