@@ -199,7 +199,6 @@ struct ArchiveBuffer {
 
     /// Makes room for `extra` more bytes. Safe: the new memory is allocated before the old is
     /// copied and freed, and `count` bytes of the old are initialized.
-    @inline(__always)
     mutating func reserve(_ extra: Int) {
         guard capacity - count < extra else { return }
         let newCapacity = Swift.max(capacity * 2, count + extra)
@@ -211,7 +210,6 @@ struct ArchiveBuffer {
     }
 
     /// Safe: `reserve` made room for the byte.
-    @inline(__always)
     mutating func append(_ byte: UInt8) {
         reserve(1)
         start[count] = byte
@@ -219,7 +217,6 @@ struct ArchiveBuffer {
     }
 
     /// Appends `value` as a LEB128 varint. Safe: `reserve` made room for the longest.
-    @inline(__always)
     mutating func appendVarint(_ value: UInt64) {
         reserve(10)
         var value = value
