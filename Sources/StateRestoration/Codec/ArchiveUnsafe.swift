@@ -119,7 +119,6 @@ final class ArchiveKeptWrapperOf<Wrapper, Place>: ArchiveKeptWrapper {
     }
 
     /// The wrapper, its slot moved to `place`; only while it ``isFree``.
-    @inline(never)
     func reuse(at place: Place) -> Wrapper {
         slot.place = place
         // Safe: `box` is a wrapper's one reference (see `keep`), made back into that wrapper.
@@ -139,9 +138,7 @@ extension ArchiveEncodingState {
             .reuse(at: place)
     }
 
-    /// A new keyed container, kept for reuse. Out of line: the generic types it names would have
-    /// their metadata looked up on every call of the caller's path too.
-    @inline(never)
+    /// A new keyed container, kept for reuse.
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, at place: ArchiveEncodingPlace)
         -> KeyedEncodingContainer<Key>
     {
@@ -164,8 +161,7 @@ extension ArchiveDecodingState {
             .reuse(at: place)
     }
 
-    /// A new keyed container, kept for reuse; out of line, as the encoder's.
-    @inline(never)
+    /// A new keyed container, kept for reuse.
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, at place: ArchiveDecodingPlace)
         -> KeyedDecodingContainer<Key>
     {
