@@ -89,20 +89,6 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         }
     }
 
-    /// Reads the value of `key` with `read`, or nil when there is none or it is null.
-    private func readIfPresent<Value>(
-        _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
-    ) throws -> Value? {
-        guard var p = state.findEntry(key.stringValue, in: keyed), state.reader.bytes[p] != ArchiveTag.null else {
-            return nil
-        }
-        do throws(ArchiveError) {
-            return try read(state.reader, &p, keyed.end)
-        } catch {
-            throw state.decodingError(error, type: Value.self, depth: depth, key: key)
-        }
-    }
-
     func decodeNil(forKey key: Key) throws -> Bool { state.reader.bytes[try entry(key)] == ArchiveTag.null }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -138,47 +124,6 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let position = try entry(key)
-        state.setPath(key, at: depth)
-        return try state.decode(T.self, at: position, end: keyed.end, implied: nil, depth: depth + 1)
-    }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readBool(&p, end: end, implied: nil) }
-    }
-
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readString(&p, end: end, implied: nil) }
-    }
-
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: nil) }
-    }
-
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: nil) }
-    }
-
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIntegerIfPresent(key) }
-
-    private func readIntegerIfPresent<I: FixedWidthInteger>(_ key: Key) throws -> I? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in
-            try s.readInteger(I.self, &p, end: end, implied: nil)
-        }
-    }
-
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let position = state.findEntry(key.stringValue, in: keyed),
-            state.reader.bytes[position] != ArchiveTag.null
-        else { return nil }
         state.setPath(key, at: depth)
         return try state.decode(T.self, at: position, end: keyed.end, implied: nil, depth: depth + 1)
     }
