@@ -23,25 +23,12 @@ public import Foundation
 /// ```
 public struct ArchiveEncoder: Sendable {
     /// Values handed to `encode(to:)` implementations through `Encoder.userInfo`.
-    ///
-    /// ```swift
-    /// var encoder = ArchiveEncoder()
-    /// encoder.userInfo[CodingUserInfoKey(rawValue: "appVersion")!] = "4.2"
-    /// ```
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Creates an encoder with an empty `userInfo`.
-    ///
-    /// ```swift
-    /// let encoder = ArchiveEncoder()
-    /// ```
     public init() {}
 
     /// Encodes `value` into a standalone archive.
-    ///
-    /// ```swift
-    /// let data = try ArchiveEncoder().encode(["a": 1, "b": 2])
-    /// ```
     ///
     /// - Parameter value: The value to encode.
     /// - Returns: The archive bytes.
@@ -50,11 +37,6 @@ public struct ArchiveEncoder: Sendable {
     ///   after its parent moved on, or encodes two single values into one slot), or
     ///   any error the value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        try encodeValue(value)
-    }
-
-    /// Encodes `value` with a new coding state.
-    private func encodeValue<T: Encodable>(_ value: T) throws -> Data {
         let state = ArchiveEncodingState(userInfo: userInfo)
         defer { state.wrappers = ArchiveTypeTable() }
         try state.encode(value, parent: -1, depth: 0)

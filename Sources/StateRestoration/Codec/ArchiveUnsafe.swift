@@ -1,13 +1,10 @@
 import Foundation
 
-// The codec's only unsafe code, each use for a measured gain (the ledger in
-// Documentation/ArchiveFormat.md):
-//
-// - the coding states and the keyed containers' slots are read and written without the dynamic
-//   exclusivity checks that a class's stored `var` costs at every access;
-//
-// - the wrappers of keyed containers (`KeyedEncodingContainer`, `KeyedDecodingContainer`) are
-//   reused, one per key type, which takes bit casts between a wrapper and the reference it holds.
+// The codec's only unsafe code, each use kept for its measured gain (the ledger in
+// Documentation/ArchiveFormat.md): the coding states and keyed-container slots go without dynamic
+// exclusivity checks; keyed-container wrappers are reused per key type, through bit casts between
+// a wrapper and the reference it holds; the encoder's bytes live in memory of its own
+// (`ArchiveBuffer`); an array decoded through `ArchiveDecodableArray` is bit cast back to `T`.
 
 /// The state of one `ArchiveEncoder.encode(_:)` call, shared by its encoders and containers.
 final class ArchiveEncodingState {
@@ -72,19 +69,13 @@ final class ArchiveKeyedSlot<Place> {
 }
 
 /// A keyed container's wrapper (`KeyedEncodingContainer` or `KeyedDecodingContainer`), kept by
-/// its coding call for the next container of its key type.
+/// its coding call for the next container of its key type: making one allocates a box whose type
+/// the runtime looks up from the key type, for each of a tree's hundreds of keyed containers.
 ///
-/// Making a wrapper allocates a box whose type the runtime looks up from the key type, with the
-/// container's type and its conformance: about 1,400 instructions, for each of the hundreds of
-/// keyed containers of a tree. A kept wrapper is handed out again when nothing but the coding
-/// call holds it (its box's reference count says so); one still held, by a container of the same
-/// key type further out or by one that escaped its `encode(to:)` or `init(from:)`, never is, and
-/// the call keeps a new one in its place. Kept wrappers hold their coding state, which holds
-/// them: a coder lets go of them when its call ends.
-///
-/// The check takes no generic type (``isFree``), and the wrapper is made back from its box by a
-/// method of the generic subclass, which takes the wrapper's type from the object: code generic
-/// over the key type would look that type's metadata up, as making a wrapper does.
+/// A kept wrapper is handed out again only while nothing but the coding call holds it (its box's
+/// reference count says so); one still held, by a container of the same key type further out or
+/// by one that escaped its `encode(to:)` or `init(from:)`, is replaced by a new one. Kept wrappers
+/// hold their coding state, which holds them: a coder lets go of them when its call ends.
 class ArchiveKeptWrapper {
     /// The wrapper, as the one reference to its box that it is (never nil: optional because
     /// `isKnownUniquelyReferenced` of a plain `AnyObject` is always false). Safe unchecked: read
