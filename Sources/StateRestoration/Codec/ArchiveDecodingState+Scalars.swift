@@ -5,7 +5,7 @@ import Foundation
 // its container, and accepts every form the format allows for the type: a wider type reads a
 // narrower one when the value fits.
 extension ArchiveReader {
-    func readBool(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Bool {
+    func readBool(_ p: inout Int, end: Int, implied: UInt8? = nil) throws(ArchiveError) -> Bool {
         let start = p
         switch try readTag(&p, end: end, implied: implied) {
         case ArchiveTag.boolTrue: return true
@@ -14,7 +14,7 @@ extension ArchiveReader {
         }
     }
 
-    func readInteger<I: FixedWidthInteger>(_: I.Type, _ p: inout Int, end: Int, implied: UInt8?)
+    func readInteger<I: FixedWidthInteger>(_: I.Type, _ p: inout Int, end: Int, implied: UInt8? = nil)
         throws(ArchiveError) -> I
     {
         let start = p
@@ -34,7 +34,7 @@ extension ArchiveReader {
         return result
     }
 
-    func readDouble(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Double {
+    func readDouble(_ p: inout Int, end: Int, implied: UInt8? = nil) throws(ArchiveError) -> Double {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
         switch tag {
@@ -60,7 +60,7 @@ extension ArchiveReader {
         }
     }
 
-    func readFloat(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Float {
+    func readFloat(_ p: inout Int, end: Int, implied: UInt8? = nil) throws(ArchiveError) -> Float {
         let start = p
         if (implied ?? (p < end ? bytes[p] : 0)) == ArchiveTag.float32 {
             // Read as itself, every bit kept (a NaN's payload included).
@@ -77,7 +77,7 @@ extension ArchiveReader {
         return narrowed
     }
 
-    func readString(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> String {
+    func readString(_ p: inout Int, end: Int, implied: UInt8? = nil) throws(ArchiveError) -> String {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
         if tag & 0xC0 == ArchiveTag.fixString {

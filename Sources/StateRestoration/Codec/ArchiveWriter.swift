@@ -63,7 +63,6 @@ struct ArchiveWriter {
     // MARK: - Values
 
     mutating func writeNull() { body.append(ArchiveTag.null) }
-
     mutating func writeBool(_ value: Bool) { body.append(value ? ArchiveTag.boolTrue : ArchiveTag.boolFalse) }
 
     mutating func writeInt(_ value: Int64) {
@@ -79,6 +78,15 @@ struct ArchiveWriter {
     mutating func writeUInt(_ value: UInt64) {
         body.append(ArchiveTag.uint)
         body.appendVarint(value)
+    }
+
+    /// A signed integer as a zigzag varint, an unsigned one as a varint.
+    mutating func writeInteger<I: FixedWidthInteger>(_ value: I) {
+        if I.isSigned {
+            writeInt(Int64(truncatingIfNeeded: value))
+        } else {
+            writeUInt(UInt64(truncatingIfNeeded: value))
+        }
     }
 
     mutating func writeFloat(_ value: Float) {
@@ -145,9 +153,7 @@ struct ArchiveWriter {
         writeUUIDPayload(value)
     }
 
-    mutating func writeUUIDPayload(_ value: UUID) {
-        body.append(value)
-    }
+    mutating func writeUUIDPayload(_ value: UUID) { body.append(value) }
 
     mutating func writeURL(_ value: URL) {
         body.append(ArchiveTag.url)
@@ -156,9 +162,7 @@ struct ArchiveWriter {
 
     /// Decimal's own Codable form is a keyed container of its parts; it is written exactly, as
     /// its text.
-    mutating func writeDecimal(_ value: Decimal) {
-        writeString(value.description)
-    }
+    mutating func writeDecimal(_ value: Decimal) { writeString(value.description) }
 
     /// A typed array: one element tag, then each element's payload.
     private mutating func writeTypedArray<Element>(
