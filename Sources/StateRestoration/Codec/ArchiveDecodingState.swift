@@ -70,8 +70,6 @@ struct ArchiveReader {
         return (names, nameIndices, rootPosition)
     }
 
-    // MARK: - Errors
-
     func truncated(at offset: Int, _ expected: String) -> ArchiveError {
         ArchiveError(.truncated, "archive truncated at byte \(offset): expected \(expected)", offset: offset)
     }
@@ -97,8 +95,6 @@ struct ArchiveReader {
     func notRepresentable(_ value: String, as type: Any.Type, at offset: Int) -> ArchiveError {
         ArchiveError(.invalidValue, "archive number \(value) at byte \(offset) does not fit in \(type)", offset: offset)
     }
-
-    // MARK: - Reading
 
     /// The tag at `p` (advancing past it), or `implied` when the value is an untagged element of
     /// a typed array.
@@ -172,8 +168,6 @@ struct ArchiveReader {
         let length = try readLength(&p, end: end, what)
         return try readStringBytes(&p, length: length, end: end, what)
     }
-
-    // MARK: - Skipping
 
     /// The offset just past the value at `p`, which must end by `end`; checks only its extent.
     func skipValue(at p: Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Int {
@@ -300,8 +294,6 @@ extension ArchiveDecodingState {
         path.map { ($0 as? ArchiveIndexKey).map { String($0.index) } ?? $0.stringValue }.joined(separator: ".")
     }
 
-    // MARK: - Coding path
-
     /// Records `key` as the coding-path component at `depth`.
     func setPath(_ key: any CodingKey, at depth: Int) {
         while index.path.count < depth { index.path.append(ArchiveIndexKey(-1)) }
@@ -312,8 +304,6 @@ extension ArchiveDecodingState {
     func codingPath(_ depth: Int) -> [any CodingKey] {
         Array(index.path.prefix(depth))
     }
-
-    // MARK: - Containers
 
     /// A keyed container opened: where its index starts in ``ArchiveIndex/entries``, its entry count, and
     /// the offset just past it.

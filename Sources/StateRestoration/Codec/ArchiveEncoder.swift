@@ -2,13 +2,9 @@ public import Foundation
 
 /// Encodes any `Encodable` value into the compact, self-describing binary archive format.
 ///
-/// `ArchiveEncoder` is shaped like `JSONEncoder`: configure it, then call
-/// ``encode(_:)``. The output starts with a 4-byte preamble (magic `SRv` and a format
-/// version), then the table of field names (each name stored once per archive), then
-/// the root value. Every value carries a one-byte type tag; integers are varints
-/// (zigzag for signed ones); keyed containers refer to field names by their index in
-/// the table; containers are length-prefixed so that a reader can skip them. `Data`,
-/// `Date`, `UUID`, `URL` and arrays of scalars have compact dedicated encodings. See
+/// `ArchiveEncoder` is shaped like `JSONEncoder`: configure it, then call ``encode(_:)``.
+/// Field names are stored once per archive, every value carries a one-byte type tag, and
+/// containers are length-prefixed so that a reader can skip them; see
 /// `Documentation/ArchiveFormat.md` for the byte-level layout.
 ///
 /// Values are written straight into one growing buffer with no intermediate tree.
@@ -55,19 +51,8 @@ extension ArchiveEncodingState {
         }
         let slot = writer.body.count
         try value.encode(to: ArchiveValueEncoder(state: self, parent: parent, slot: slot, depth: depth))
-        writer.closeValue(parent: parent, slot: slot)
-    }
-}
-
-extension ArchiveWriter {
-    /// Ends the value of `slot` in container `parent`: closes the containers it opened, and
-    /// writes an empty keyed container when it wrote nothing (an empty type).
-    mutating func closeValue(parent: Int, slot: Int) {
-        closeFrames(above: parent)
-        if body.count == slot {
-            _ = openFrame(tag: ArchiveTag.keyed)
-            closeTopFrame()
-        }
+        writer.closeFrames(above: parent)
+        writer.fillIfEmpty(slot)
     }
 }
 
