@@ -68,7 +68,6 @@ extension ArchiveDecodingState {
     /// own are read directly, any other through `T.init(from:)`.
     ///
     /// `depth` is the length of the value's coding path (its key is already recorded).
-    // swift-format-ignore: NeverForceUnwrap
     func decode<T: Decodable>(_ type: T.Type, at position: Int, end: Int, implied: UInt8?, depth: Int) throws -> T {
         if let kind = ArchiveKnownType.of(T.self) {
             do throws(ArchiveError) {
@@ -85,8 +84,7 @@ extension ArchiveDecodingState {
         }
         let decoder = ArchiveValueDecoder(state: self, position: position, implied: implied, depth: depth)
         if let array = arrayType(T.self) {
-            var container = try decoder.arrayContainer()
-            return try array.decodeArray(from: &container) as! T
+            return try decodeArray(array, as: T.self, with: decoder)
         }
         return try T(from: decoder)
     }

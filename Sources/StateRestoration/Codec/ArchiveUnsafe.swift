@@ -4,7 +4,7 @@ import Foundation
 // Documentation/ArchiveFormat.md): the coding states and keyed-container slots go without dynamic
 // exclusivity checks; keyed-container wrappers are reused per key type, through bit casts between
 // a wrapper and the reference it holds; the encoder's bytes live in memory of its own
-// (`ArchiveBuffer`).
+// (`ArchiveBuffer`); an array decoded through `ArchiveDecodableArray` is bit cast back to `T`.
 
 /// The state of one `ArchiveEncoder.encode(_:)` call, shared by its encoders and containers.
 final class ArchiveEncodingState {
@@ -252,5 +252,19 @@ struct ArchiveBuffer {
     /// The bytes, copied into a `Data`.
     func data() -> Data {
         Data(bytes: start, count: count)
+    }
+}
+
+extension ArchiveDecodingState {
+    /// Decodes `T`, which is the array type `A`, through ``ArchiveDecodableArray``.
+    ///
+    /// Safe: `A` is `T` (``arrayType(_:)`` found it as `T`'s conformance), so the bit cast passes
+    /// the array on unchanged. (`as! T` costs a dynamic cast per array: the reserved storage pays
+    /// its 5 % only with the bit cast.)
+    func decodeArray<A: ArchiveDecodableArray, T>(_: A.Type, as _: T.Type, with decoder: ArchiveValueDecoder)
+        throws -> T
+    {
+        var container = try decoder.arrayContainer()
+        return unsafeBitCast(try A.decodeArray(from: &container), to: T.self)
     }
 }
