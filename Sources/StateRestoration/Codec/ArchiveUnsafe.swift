@@ -259,8 +259,8 @@ extension ArchiveDecodingState {
     /// Decodes `T`, which is the array type `A`, through ``ArchiveDecodableArray``.
     ///
     /// Safe: `A` is `T` (``arrayType(_:)`` found it as `T`'s conformance), so the bit cast passes
-    /// the array on unchanged. (`as! T` costs a dynamic cast per array: the reserved storage pays
-    /// its 5 % only with the bit cast.)
+    /// the array on unchanged. (`as! T` would cost a dynamic cast per array, and the reserved
+    /// storage pays only with the bit cast: see the ledger.)
     func decodeArray<A: ArchiveDecodableArray, T>(_: A.Type, as _: T.Type, with decoder: ArchiveValueDecoder)
         throws -> T
     {
