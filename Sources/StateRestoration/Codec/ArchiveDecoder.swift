@@ -21,10 +21,6 @@ public import Foundation
 /// ```
 public struct ArchiveDecoder: Sendable {
     /// The nesting limit new decoders start with: 512 levels.
-    ///
-    /// ```swift
-    /// #expect(ArchiveDecoder().maximumDepth == ArchiveDecoder.defaultMaximumDepth)
-    /// ```
     public static let defaultMaximumDepth = 512
 
     /// How deeply values may nest (nested `init(from:)` calls) before decoding fails
@@ -39,26 +35,12 @@ public struct ArchiveDecoder: Sendable {
     public var maximumDepth: Int = ArchiveDecoder.defaultMaximumDepth
 
     /// Values handed to `init(from:)` implementations through `Decoder.userInfo`.
-    ///
-    /// ```swift
-    /// var decoder = ArchiveDecoder()
-    /// decoder.userInfo[CodingUserInfoKey(rawValue: "appVersion")!] = "4.2"
-    /// ```
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Creates a decoder with the default depth limit and an empty `userInfo`.
-    ///
-    /// ```swift
-    /// var decoder = ArchiveDecoder()
-    /// decoder.maximumDepth = 64
-    /// ```
     public init() {}
 
     /// Decodes a value of `type` from `data`.
-    ///
-    /// ```swift
-    /// let numbers = try ArchiveDecoder().decode([Int].self, from: data)
-    /// ```
     ///
     /// - Parameters:
     ///   - type: The type to decode.

@@ -1,27 +1,16 @@
 /// The `Decoder` handed to a value's `init(from:)`: one value of the archive.
 ///
-/// Three words, so that an `any Decoder` holds it inline rather than in a box of its own on the
-/// heap. It has no end of its own: the value's extent was checked against its container's end
-/// when that container was opened (or, for the root, against the input's), so its reads are
-/// checked against the end of the input.
+/// It has no end of its own: the value's extent was checked against its container's end when
+/// that container was opened (or, for the root, against the input's), so its reads are checked
+/// against the end of the input.
 struct ArchiveValueDecoder: Decoder {
     let state: ArchiveDecodingState
     /// Offset of the value's tag (or of its payload, when the tag is implied).
     let position: Int
-    private let depth32: Int32
-    /// The element tag of a typed array plus one, or 0 when the value carries its own tag.
-    private let impliedTag: UInt16
-
-    init(state: ArchiveDecodingState, position: Int, implied: UInt8?, depth: Int) {
-        self.state = state
-        self.position = position
-        depth32 = Int32(truncatingIfNeeded: depth)
-        impliedTag = implied.map { UInt16($0) + 1 } ?? 0
-    }
-
-    var depth: Int { Int(depth32) }
     /// The element tag of a typed array, or nil when the value carries its own.
-    var implied: UInt8? { impliedTag == 0 ? nil : UInt8(impliedTag - 1) }
+    let implied: UInt8?
+    let depth: Int
+
     var end: Int { state.reader.size }
 
     var codingPath: [any CodingKey] { state.codingPath(depth) }
@@ -88,112 +77,39 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         return position
     }
 
-    /// Reads the value of `key` with `read`.
-    @inline(__always)
-    private func read<Value>(
-        _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
-    ) throws -> Value {
+    /// Reads the value of `key` with `read`, which throws only `ArchiveError`s.
+    private func read<Value>(_ key: Key, _ read: (ArchiveReader, inout Int, Int) throws -> Value) throws -> Value {
         var p = try entry(key)
-        do throws(ArchiveError) {
+        do {
             return try read(state.reader, &p, keyed.end)
-        } catch {
-            throw state.decodingError(error, type: Value.self, depth: depth, key: key)
-        }
-    }
-
-    /// Reads the value of `key` with `read`, or nil when there is none or it is null.
-    @inline(__always)
-    private func readIfPresent<Value>(
-        _ key: Key, _ read: (ArchiveReader, inout Int, Int) throws(ArchiveError) -> Value
-    ) throws -> Value? {
-        guard var p = state.findEntry(key.stringValue, in: keyed), state.reader.bytes[p] != ArchiveTag.null else {
-            return nil
-        }
-        do throws(ArchiveError) {
-            return try read(state.reader, &p, keyed.end)
-        } catch {
+        } catch let error as ArchiveError {
             throw state.decodingError(error, type: Value.self, depth: depth, key: key)
         }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { state.reader.bytes[try entry(key)] == ArchiveTag.null }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try read(key) { (s, p, end) throws(ArchiveError) in try s.readBool(&p, end: end, implied: nil) }
-    }
+    func decode(_: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.readBool(&$1, end: $2) } }
+    func decode(_: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.readString(&$1, end: $2) } }
+    func decode(_: Double.Type, forKey key: Key) throws -> Double { try read(key) { try $0.readDouble(&$1, end: $2) } }
+    func decode(_: Float.Type, forKey key: Key) throws -> Float { try read(key) { try $0.readFloat(&$1, end: $2) } }
+    func decode(_: Int.Type, forKey key: Key) throws -> Int { try readInteger(key) }
+    func decode(_: Int8.Type, forKey key: Key) throws -> Int8 { try readInteger(key) }
+    func decode(_: Int16.Type, forKey key: Key) throws -> Int16 { try readInteger(key) }
+    func decode(_: Int32.Type, forKey key: Key) throws -> Int32 { try readInteger(key) }
+    func decode(_: Int64.Type, forKey key: Key) throws -> Int64 { try readInteger(key) }
+    func decode(_: UInt.Type, forKey key: Key) throws -> UInt { try readInteger(key) }
+    func decode(_: UInt8.Type, forKey key: Key) throws -> UInt8 { try readInteger(key) }
+    func decode(_: UInt16.Type, forKey key: Key) throws -> UInt16 { try readInteger(key) }
+    func decode(_: UInt32.Type, forKey key: Key) throws -> UInt32 { try readInteger(key) }
+    func decode(_: UInt64.Type, forKey key: Key) throws -> UInt64 { try readInteger(key) }
 
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try read(key) { (s, p, end) throws(ArchiveError) in try s.readString(&p, end: end, implied: nil) }
-    }
-
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try read(key) { (s, p, end) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: nil) }
-    }
-
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try read(key) { (s, p, end) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: nil) }
-    }
-
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try readInteger(key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try readInteger(key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try readInteger(key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try readInteger(key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try readInteger(key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try readInteger(key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try readInteger(key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try readInteger(key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try readInteger(key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try readInteger(key) }
-
-    @inline(__always)
     private func readInteger<I: FixedWidthInteger>(_ key: Key) throws -> I {
-        try read(key) { (s, p, end) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: nil) }
+        try read(key) { try $0.readInteger(I.self, &$1, end: $2) }
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let position = try entry(key)
-        state.setPath(key, at: depth)
-        return try state.decode(T.self, at: position, end: keyed.end, implied: nil, depth: depth + 1)
-    }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readBool(&p, end: end, implied: nil) }
-    }
-
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readString(&p, end: end, implied: nil) }
-    }
-
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: nil) }
-    }
-
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: nil) }
-    }
-
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIntegerIfPresent(key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIntegerIfPresent(key) }
-
-    @inline(__always)
-    private func readIntegerIfPresent<I: FixedWidthInteger>(_ key: Key) throws -> I? {
-        try readIfPresent(key) { (s, p, end) throws(ArchiveError) in
-            try s.readInteger(I.self, &p, end: end, implied: nil)
-        }
-    }
-
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let position = state.findEntry(key.stringValue, in: keyed),
-            state.reader.bytes[position] != ArchiveTag.null
-        else { return nil }
         state.setPath(key, at: depth)
         return try state.decode(T.self, at: position, end: keyed.end, implied: nil, depth: depth + 1)
     }
@@ -280,18 +196,15 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         }
     }
 
-    /// Reads the next element with `read`.
-    @inline(__always)
-    private mutating func read<Value>(
-        _ read: (ArchiveReader, inout Int, Int, UInt8?) throws(ArchiveError) -> Value
-    ) throws -> Value {
+    /// Reads the next element with `read`, which throws only `ArchiveError`s.
+    private mutating func read<Value>(_ read: (ArchiveReader, inout Int, Int, UInt8?) throws -> Value) throws -> Value {
         guard !isAtEnd else { throw atEnd(Value.self) }
         var p = position
-        do throws(ArchiveError) {
+        do {
             let value = try read(state.reader, &p, array.end, array.elementTag)
             try advance(to: p)
             return value
-        } catch {
+        } catch let error as ArchiveError {
             throw state.decodingError(error, type: Value.self, depth: depth, key: ArchiveIndexKey(currentIndex))
         }
     }
@@ -309,36 +222,23 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readBool(&p, end: end, implied: tag) }
-    }
+    mutating func decode(_: Bool.Type) throws -> Bool { try read { try $0.readBool(&$1, end: $2, implied: $3) } }
+    mutating func decode(_: String.Type) throws -> String { try read { try $0.readString(&$1, end: $2, implied: $3) } }
+    mutating func decode(_: Double.Type) throws -> Double { try read { try $0.readDouble(&$1, end: $2, implied: $3) } }
+    mutating func decode(_: Float.Type) throws -> Float { try read { try $0.readFloat(&$1, end: $2, implied: $3) } }
+    mutating func decode(_: Int.Type) throws -> Int { try readInteger() }
+    mutating func decode(_: Int8.Type) throws -> Int8 { try readInteger() }
+    mutating func decode(_: Int16.Type) throws -> Int16 { try readInteger() }
+    mutating func decode(_: Int32.Type) throws -> Int32 { try readInteger() }
+    mutating func decode(_: Int64.Type) throws -> Int64 { try readInteger() }
+    mutating func decode(_: UInt.Type) throws -> UInt { try readInteger() }
+    mutating func decode(_: UInt8.Type) throws -> UInt8 { try readInteger() }
+    mutating func decode(_: UInt16.Type) throws -> UInt16 { try readInteger() }
+    mutating func decode(_: UInt32.Type) throws -> UInt32 { try readInteger() }
+    mutating func decode(_: UInt64.Type) throws -> UInt64 { try readInteger() }
 
-    mutating func decode(_ type: String.Type) throws -> String {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readString(&p, end: end, implied: tag) }
-    }
-
-    mutating func decode(_ type: Double.Type) throws -> Double {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: tag) }
-    }
-
-    mutating func decode(_ type: Float.Type) throws -> Float {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: tag) }
-    }
-
-    mutating func decode(_ type: Int.Type) throws -> Int { try readInteger() }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try readInteger() }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try readInteger() }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try readInteger() }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try readInteger() }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try readInteger() }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try readInteger() }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try readInteger() }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try readInteger() }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try readInteger() }
-
-    @inline(__always)
     private mutating func readInteger<I: FixedWidthInteger>() throws -> I {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: tag) }
+        try read { try $0.readInteger(I.self, &$1, end: $2, implied: $3) }
     }
 
     /// The extent of the next element, its index recorded in the coding path.
@@ -409,15 +309,12 @@ struct ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
     var state: ArchiveDecodingState { decoder.state }
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    /// Reads the value with `read`.
-    @inline(__always)
-    private func read<Value>(
-        _ read: (ArchiveReader, inout Int, Int, UInt8?) throws(ArchiveError) -> Value
-    ) throws -> Value {
+    /// Reads the value with `read`, which throws only `ArchiveError`s.
+    private func read<Value>(_ read: (ArchiveReader, inout Int, Int, UInt8?) throws -> Value) throws -> Value {
         var p = decoder.position
-        do throws(ArchiveError) {
+        do {
             return try read(state.reader, &p, decoder.end, decoder.implied)
-        } catch {
+        } catch let error as ArchiveError {
             throw state.decodingError(error, type: Value.self, depth: decoder.depth)
         }
     }
@@ -427,36 +324,23 @@ struct ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
         return tag == ArchiveTag.null
     }
 
-    func decode(_ type: Bool.Type) throws -> Bool {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readBool(&p, end: end, implied: tag) }
-    }
+    func decode(_: Bool.Type) throws -> Bool { try read { try $0.readBool(&$1, end: $2, implied: $3) } }
+    func decode(_: String.Type) throws -> String { try read { try $0.readString(&$1, end: $2, implied: $3) } }
+    func decode(_: Double.Type) throws -> Double { try read { try $0.readDouble(&$1, end: $2, implied: $3) } }
+    func decode(_: Float.Type) throws -> Float { try read { try $0.readFloat(&$1, end: $2, implied: $3) } }
+    func decode(_: Int.Type) throws -> Int { try readInteger() }
+    func decode(_: Int8.Type) throws -> Int8 { try readInteger() }
+    func decode(_: Int16.Type) throws -> Int16 { try readInteger() }
+    func decode(_: Int32.Type) throws -> Int32 { try readInteger() }
+    func decode(_: Int64.Type) throws -> Int64 { try readInteger() }
+    func decode(_: UInt.Type) throws -> UInt { try readInteger() }
+    func decode(_: UInt8.Type) throws -> UInt8 { try readInteger() }
+    func decode(_: UInt16.Type) throws -> UInt16 { try readInteger() }
+    func decode(_: UInt32.Type) throws -> UInt32 { try readInteger() }
+    func decode(_: UInt64.Type) throws -> UInt64 { try readInteger() }
 
-    func decode(_ type: String.Type) throws -> String {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readString(&p, end: end, implied: tag) }
-    }
-
-    func decode(_ type: Double.Type) throws -> Double {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readDouble(&p, end: end, implied: tag) }
-    }
-
-    func decode(_ type: Float.Type) throws -> Float {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readFloat(&p, end: end, implied: tag) }
-    }
-
-    func decode(_ type: Int.Type) throws -> Int { try readInteger() }
-    func decode(_ type: Int8.Type) throws -> Int8 { try readInteger() }
-    func decode(_ type: Int16.Type) throws -> Int16 { try readInteger() }
-    func decode(_ type: Int32.Type) throws -> Int32 { try readInteger() }
-    func decode(_ type: Int64.Type) throws -> Int64 { try readInteger() }
-    func decode(_ type: UInt.Type) throws -> UInt { try readInteger() }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try readInteger() }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try readInteger() }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try readInteger() }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try readInteger() }
-
-    @inline(__always)
     private func readInteger<I: FixedWidthInteger>() throws -> I {
-        try read { (s, p, end, tag) throws(ArchiveError) in try s.readInteger(I.self, &p, end: end, implied: tag) }
+        try read { try $0.readInteger(I.self, &$1, end: $2, implied: $3) }
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {

@@ -5,7 +5,7 @@ import Foundation
 // its container, and accepts every form the format allows for the type: a wider type reads a
 // narrower one when the value fits.
 extension ArchiveReader {
-    func readBool(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Bool {
+    func readBool(_ p: inout Int, end: Int, implied: UInt8? = nil) throws(ArchiveError) -> Bool {
         let start = p
         switch try readTag(&p, end: end, implied: implied) {
         case ArchiveTag.boolTrue: return true
@@ -14,7 +14,7 @@ extension ArchiveReader {
         }
     }
 
-    func readInteger<I: FixedWidthInteger>(_: I.Type, _ p: inout Int, end: Int, implied: UInt8?)
+    func readInteger<I: FixedWidthInteger>(_: I.Type, _ p: inout Int, end: Int, implied: UInt8? = nil)
         throws(ArchiveError) -> I
     {
         let start = p
@@ -34,7 +34,7 @@ extension ArchiveReader {
         return result
     }
 
-    func readDouble(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Double {
+    func readDouble(_ p: inout Int, end: Int, implied: UInt8? = nil) throws(ArchiveError) -> Double {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
         switch tag {
@@ -60,7 +60,7 @@ extension ArchiveReader {
         }
     }
 
-    func readFloat(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Float {
+    func readFloat(_ p: inout Int, end: Int, implied: UInt8? = nil) throws(ArchiveError) -> Float {
         let start = p
         if (implied ?? (p < end ? bytes[p] : 0)) == ArchiveTag.float32 {
             // Read as itself, every bit kept (a NaN's payload included).
@@ -77,7 +77,7 @@ extension ArchiveReader {
         return narrowed
     }
 
-    func readString(_ p: inout Int, end: Int, implied: UInt8?) throws(ArchiveError) -> String {
+    func readString(_ p: inout Int, end: Int, implied: UInt8? = nil) throws(ArchiveError) -> String {
         let start = p
         let tag = try readTag(&p, end: end, implied: implied)
         if tag & 0xC0 == ArchiveTag.fixString {
@@ -175,5 +175,54 @@ extension ArchiveReader {
                     + "\(array.count) elements end at byte \(p), not \(array.end)", offset: p)
         }
         return result
+    }
+
+    /// Reads a value of `type`, of kind `kind`: the kind of `T` (``ArchiveKnownType/of(_:)``), so
+    /// each case reads a `T` and its cast cannot fail.
+    // swift-format-ignore: NeverForceUnwrap
+    func read<T>(_ kind: ArchiveKnownType, as type: T.Type, _ p: inout Int, end: Int, implied: UInt8?)
+        throws(ArchiveError) -> T
+    {
+        switch kind {
+        case .string: return try readString(&p, end: end, implied: implied) as! T
+        case .int: return try readInteger(Int.self, &p, end: end, implied: implied) as! T
+        case .double: return try readDouble(&p, end: end, implied: implied) as! T
+        case .bool: return try readBool(&p, end: end, implied: implied) as! T
+        case .uuid: return try readUUID(&p, end: end, implied: implied) as! T
+        case .date: return try readDate(&p, end: end, implied: implied) as! T
+        case .int64: return try readInteger(Int64.self, &p, end: end, implied: implied) as! T
+        case .int32: return try readInteger(Int32.self, &p, end: end, implied: implied) as! T
+        case .int16: return try readInteger(Int16.self, &p, end: end, implied: implied) as! T
+        case .int8: return try readInteger(Int8.self, &p, end: end, implied: implied) as! T
+        case .uint: return try readInteger(UInt.self, &p, end: end, implied: implied) as! T
+        case .uint64: return try readInteger(UInt64.self, &p, end: end, implied: implied) as! T
+        case .uint32: return try readInteger(UInt32.self, &p, end: end, implied: implied) as! T
+        case .uint16: return try readInteger(UInt16.self, &p, end: end, implied: implied) as! T
+        case .uint8: return try readInteger(UInt8.self, &p, end: end, implied: implied) as! T
+        case .float: return try readFloat(&p, end: end, implied: implied) as! T
+        case .data: return try readData(&p, end: end, implied: implied) as! T
+        case .url: return try readURL(&p, end: end, implied: implied) as! T
+        case .decimal: return try readDecimal(&p, end: end, implied: implied) as! T
+        case .stringArray: return try readArray(at: p, end: end, implied: implied, readString) as! T
+        case .intArray: return try readIntegers(Int.self, at: p, end: end, implied: implied) as! T
+        case .int64Array: return try readIntegers(Int64.self, at: p, end: end, implied: implied) as! T
+        case .int32Array: return try readIntegers(Int32.self, at: p, end: end, implied: implied) as! T
+        case .uintArray: return try readIntegers(UInt.self, at: p, end: end, implied: implied) as! T
+        case .uint64Array: return try readIntegers(UInt64.self, at: p, end: end, implied: implied) as! T
+        case .uint32Array: return try readIntegers(UInt32.self, at: p, end: end, implied: implied) as! T
+        case .doubleArray: return try readArray(at: p, end: end, implied: implied, readDouble) as! T
+        case .floatArray: return try readArray(at: p, end: end, implied: implied, readFloat) as! T
+        case .uuidArray: return try readArray(at: p, end: end, implied: implied, readUUID) as! T
+        case .dateArray: return try readArray(at: p, end: end, implied: implied, readDate) as! T
+        case .boolArray: return try readArray(at: p, end: end, implied: implied, readBool) as! T
+        }
+    }
+
+    private func readIntegers<I: FixedWidthInteger>(_: I.Type, at p: Int, end: Int, implied: UInt8?)
+        throws(ArchiveError) -> [I]
+    {
+        try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
+            try readInteger(I.self, &p, end: end, implied: tag)
+        }
     }
 }

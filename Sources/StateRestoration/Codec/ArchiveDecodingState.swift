@@ -70,8 +70,6 @@ struct ArchiveReader {
         return (names, nameIndices, rootPosition)
     }
 
-    // MARK: - Errors
-
     func truncated(at offset: Int, _ expected: String) -> ArchiveError {
         ArchiveError(.truncated, "archive truncated at byte \(offset): expected \(expected)", offset: offset)
     }
@@ -97,8 +95,6 @@ struct ArchiveReader {
     func notRepresentable(_ value: String, as type: Any.Type, at offset: Int) -> ArchiveError {
         ArchiveError(.invalidValue, "archive number \(value) at byte \(offset) does not fit in \(type)", offset: offset)
     }
-
-    // MARK: - Reading
 
     /// The tag at `p` (advancing past it), or `implied` when the value is an untagged element of
     /// a typed array.
@@ -172,8 +168,6 @@ struct ArchiveReader {
         let length = try readLength(&p, end: end, what)
         return try readStringBytes(&p, length: length, end: end, what)
     }
-
-    // MARK: - Skipping
 
     /// The offset just past the value at `p`, which must end by `end`; checks only its extent.
     func skipValue(at p: Int, end: Int, implied: UInt8?) throws(ArchiveError) -> Int {
@@ -300,8 +294,6 @@ extension ArchiveDecodingState {
         path.map { ($0 as? ArchiveIndexKey).map { String($0.index) } ?? $0.stringValue }.joined(separator: ".")
     }
 
-    // MARK: - Coding path
-
     /// Records `key` as the coding-path component at `depth`.
     func setPath(_ key: any CodingKey, at depth: Int) {
         while index.path.count < depth { index.path.append(ArchiveIndexKey(-1)) }
@@ -312,8 +304,6 @@ extension ArchiveDecodingState {
     func codingPath(_ depth: Int) -> [any CodingKey] {
         Array(index.path.prefix(depth))
     }
-
-    // MARK: - Containers
 
     /// A keyed container opened: where its index starts in ``ArchiveIndex/entries``, its entry count, and
     /// the offset just past it.
@@ -341,16 +331,9 @@ extension ArchiveDecodingState {
         let start = index.entries.count
         index.entries.append(0)
         var count = 0
-        let bytes = reader.bytes
         while p < end {
             let nameOffset = p
-            let name: UInt64
-            if bytes[p] < 0x80 {
-                name = UInt64(bytes[p])
-                p += 1
-            } else {
-                name = try reader.readVarint(&p, end: end, "field-name index")
-            }
+            let name = try reader.readVarint(&p, end: end, "field-name index")
             guard name < UInt64(names.count) else {
                 throw ArchiveError(
                     .invalidTag,
@@ -367,21 +350,7 @@ extension ArchiveDecodingState {
             index.stamps[nameIndex] = index.serial
             index.entries.append(nameIndex)
             index.entries.append(p)
-            // The commonest values are stepped over here: those packed in their tag, short strings
-            // and small keyed containers, and varints.
-            let tag = p < end ? bytes[p] : ArchiveTag.null
-            var next = -1
-            switch tag {
-            case 0x00...0x02, 0x40...0x7F: next = p + 1
-            case 0x80...0xBF: next = p + 1 + Int(tag & 0x3F)
-            case 0x20...0x3F: next = p + 1 + Int(tag & 0x1F)
-            case ArchiveTag.int, ArchiveTag.uint, 0x10...0x1F:
-                var q = p + 1
-                while q < end, q - p < 10, bytes[q] >= 0x80 { q += 1 }
-                if q < end, bytes[q] < 0x80 { next = q + 1 }
-            default: break
-            }
-            p = next > p && next <= end ? next : try reader.skipValue(at: p, end: end, implied: nil)
+            p = try reader.skipValue(at: p, end: end, implied: nil)
             count += 1
         }
         return Keyed(start: start, count: count, end: end)

@@ -2,13 +2,9 @@ public import Foundation
 
 /// Encodes any `Encodable` value into the compact, self-describing binary archive format.
 ///
-/// `ArchiveEncoder` is shaped like `JSONEncoder`: configure it, then call
-/// ``encode(_:)``. The output starts with a 4-byte preamble (magic `SRv` and a format
-/// version), then the table of field names (each name stored once per archive), then
-/// the root value. Every value carries a one-byte type tag; integers are varints
-/// (zigzag for signed ones); keyed containers refer to field names by their index in
-/// the table; containers are length-prefixed so that a reader can skip them. `Data`,
-/// `Date`, `UUID`, `URL` and arrays of scalars have compact dedicated encodings. See
+/// `ArchiveEncoder` is shaped like `JSONEncoder`: configure it, then call ``encode(_:)``.
+/// Field names are stored once per archive, every value carries a one-byte type tag, and
+/// containers are length-prefixed so that a reader can skip them; see
 /// `Documentation/ArchiveFormat.md` for the byte-level layout.
 ///
 /// Values are written straight into one growing buffer with no intermediate tree.
@@ -23,25 +19,12 @@ public import Foundation
 /// ```
 public struct ArchiveEncoder: Sendable {
     /// Values handed to `encode(to:)` implementations through `Encoder.userInfo`.
-    ///
-    /// ```swift
-    /// var encoder = ArchiveEncoder()
-    /// encoder.userInfo[CodingUserInfoKey(rawValue: "appVersion")!] = "4.2"
-    /// ```
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Creates an encoder with an empty `userInfo`.
-    ///
-    /// ```swift
-    /// let encoder = ArchiveEncoder()
-    /// ```
     public init() {}
 
     /// Encodes `value` into a standalone archive.
-    ///
-    /// ```swift
-    /// let data = try ArchiveEncoder().encode(["a": 1, "b": 2])
-    /// ```
     ///
     /// - Parameter value: The value to encode.
     /// - Returns: The archive bytes.
@@ -50,11 +33,6 @@ public struct ArchiveEncoder: Sendable {
     ///   after its parent moved on, or encodes two single values into one slot), or
     ///   any error the value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        try encodeValue(value)
-    }
-
-    /// Encodes `value` with a new coding state.
-    private func encodeValue<T: Encodable>(_ value: T) throws -> Data {
         let state = ArchiveEncodingState(userInfo: userInfo)
         defer { state.wrappers = ArchiveTypeTable() }
         try state.encode(value, parent: -1, depth: 0)
@@ -73,19 +51,8 @@ extension ArchiveEncodingState {
         }
         let slot = writer.body.count
         try value.encode(to: ArchiveValueEncoder(state: self, parent: parent, slot: slot, depth: depth))
-        writer.closeValue(parent: parent, slot: slot)
-    }
-}
-
-extension ArchiveWriter {
-    /// Ends the value of `slot` in container `parent`: closes the containers it opened, and
-    /// writes an empty keyed container when it wrote nothing (an empty type).
-    mutating func closeValue(parent: Int, slot: Int) {
-        closeFrames(above: parent)
-        if body.count == slot {
-            _ = openFrame(tag: ArchiveTag.keyed)
-            closeTopFrame()
-        }
+        writer.closeFrames(above: parent)
+        writer.fillIfEmpty(slot)
     }
 }
 

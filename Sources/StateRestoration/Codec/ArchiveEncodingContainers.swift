@@ -57,11 +57,9 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     var codingPath: [any CodingKey] { state.writer.codingPath(depth) }
 
     /// Starts the entry for `key`.
-    @inline(__always)
     private func begin(_ key: some CodingKey, _ value: @autoclosure () -> Any) throws {
-        let name = key.stringValue
         do {
-            try state.writer.beginEntry(frame, name: name)
+            try state.writer.beginEntry(frame, name: key.stringValue)
         } catch {
             let message =
                 switch error {
@@ -111,14 +109,9 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
 
-    @inline(__always)
     private func encodeInteger<I: FixedWidthInteger>(_ value: I, _ key: Key) throws {
         try begin(key, value)
-        if I.isSigned {
-            state.writer.writeInt(Int64(truncatingIfNeeded: value))
-        } else {
-            state.writer.writeUInt(UInt64(truncatingIfNeeded: value))
-        }
+        state.writer.writeInteger(value)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -127,24 +120,22 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         try state.encode(value, parent: frame, depth: depth + 1)
     }
 
+    /// Starts the entry for `key` and opens a container of `tag` in it; -1 when the entry cannot
+    /// be written.
+    private func openNested(_ key: Key, tag: UInt8) -> Int {
+        guard (try? begin(key, ())) != nil else { return -1 }
+        state.writer.setPath(key, at: depth)
+        return state.writer.openFrame(tag: tag)
+    }
+
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        var nested = -1
-        if (try? begin(key, ())) != nil {
-            state.writer.setPath(key, at: depth)
-            nested = state.writer.openFrame(tag: ArchiveTag.keyed)
-        }
-        return state.keyedContainer(NestedKey.self, frame: nested, depth: depth + 1)
+        state.keyedContainer(NestedKey.self, frame: openNested(key, tag: ArchiveTag.keyed), depth: depth + 1)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        var nested = -1
-        if (try? begin(key, ())) != nil {
-            state.writer.setPath(key, at: depth)
-            nested = state.writer.openFrame(tag: ArchiveTag.array)
-        }
-        return ArchiveUnkeyedEncodingContainer(state: state, frame: nested, depth: depth + 1)
+        ArchiveUnkeyedEncodingContainer(state: state, frame: openNested(key, tag: ArchiveTag.array), depth: depth + 1)
     }
 
     mutating func superEncoder() -> any Encoder { superEncoder(using: ArchiveSuperKey()) }
@@ -153,18 +144,57 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     /// An encoder for the value under `key`, which stays null until something is written.
     private func superEncoder(using key: some CodingKey) -> any Encoder {
-        guard (try? begin(key, ())) != nil else {
-            // An encoder whose slot can never be filled: every container it hands out throws.
-            return ArchiveValueEncoder(state: state, parent: frame, slot: -1, depth: depth + 1)
-        }
-        state.writer.setPath(key, at: depth)
-        state.writer.pendingSlot = state.writer.body.count
-        return ArchiveValueEncoder(state: state, parent: frame, slot: state.writer.body.count, depth: depth + 1)
+        guard (try? begin(key, ())) != nil else { return state.superEncoder(parent: frame, key: nil, depth: depth) }
+        return state.superEncoder(parent: frame, key: key, depth: depth)
     }
 }
 
+extension ArchiveEncodingState {
+    /// The encoder of a `superEncoder()` entry just begun under `key` in container `parent`, which
+    /// stays null until something is written; with no key, one whose slot can never be filled
+    /// (every container it hands out throws).
+    func superEncoder(parent: Int, key: (any CodingKey)?, depth: Int) -> any Encoder {
+        guard let key else { return ArchiveValueEncoder(state: self, parent: parent, slot: -1, depth: depth + 1) }
+        writer.setPath(key, at: depth)
+        writer.pendingSlot = writer.body.count
+        return ArchiveValueEncoder(state: self, parent: parent, slot: writer.body.count, depth: depth + 1)
+    }
+}
+
+/// The writes an unkeyed and a single-value container share: each value after the container's
+/// ``beginValue(_:)``.
+protocol ArchiveValueWriting {
+    var state: ArchiveEncodingState { get }
+    /// Starts a value; throws when the container cannot take one.
+    func beginValue(_ value: @autoclosure () -> Any) throws
+}
+
+extension ArchiveValueWriting {
+    /// Starts a value and writes it with `write`.
+    private func write<Value>(_ value: Value, _ write: (inout ArchiveWriter, Value) -> Void) throws {
+        try beginValue(value)
+        write(&state.writer, value)
+    }
+
+    mutating func encodeNil() throws { try write(Optional<Any>.none as Any) { w, _ in w.writeNull() } }
+    mutating func encode(_ value: Bool) throws { try write(value) { $0.writeBool($1) } }
+    mutating func encode(_ value: String) throws { try write(value) { $0.writeString($1) } }
+    mutating func encode(_ value: Double) throws { try write(value) { $0.writeDouble($1) } }
+    mutating func encode(_ value: Float) throws { try write(value) { $0.writeFloat($1) } }
+    mutating func encode(_ value: Int) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: Int8) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: Int16) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: Int32) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: Int64) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: UInt) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: UInt8) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: UInt16) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: UInt32) throws { try write(value) { $0.writeInteger($1) } }
+    mutating func encode(_ value: UInt64) throws { try write(value) { $0.writeInteger($1) } }
+}
+
 /// Writes the elements of one unkeyed container.
-struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer, ArchiveValueWriting {
     let state: ArchiveEncodingState
     /// The container's frame, or -1 when it could not be opened.
     let frame: Int
@@ -175,7 +205,6 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     var count: Int { frame >= 0 ? state.writer.frames[frame].count : 0 }
 
     /// Starts an element; returns its index.
-    @inline(__always)
     private func begin(_ value: @autoclosure () -> Any) throws -> Int {
         guard let index = state.writer.beginElement(frame) else {
             throw EncodingError.invalidValue(
@@ -188,97 +217,47 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         return index
     }
 
-    mutating func encodeNil() throws {
-        _ = try begin(Optional<Any>.none as Any)
-        state.writer.writeNull()
-    }
-
-    mutating func encode(_ value: Bool) throws {
-        _ = try begin(value)
-        state.writer.writeBool(value)
-    }
-
-    mutating func encode(_ value: String) throws {
-        _ = try begin(value)
-        state.writer.writeString(value)
-    }
-
-    mutating func encode(_ value: Double) throws {
-        _ = try begin(value)
-        state.writer.writeDouble(value)
-    }
-
-    mutating func encode(_ value: Float) throws {
-        _ = try begin(value)
-        state.writer.writeFloat(value)
-    }
-
-    mutating func encode(_ value: Int) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
-
-    @inline(__always)
-    private func encodeInteger<I: FixedWidthInteger>(_ value: I) throws {
-        _ = try begin(value)
-        if I.isSigned {
-            state.writer.writeInt(Int64(truncatingIfNeeded: value))
-        } else {
-            state.writer.writeUInt(UInt64(truncatingIfNeeded: value))
-        }
-    }
+    func beginValue(_ value: @autoclosure () -> Any) throws { _ = try begin(value()) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let index = try begin(value)
-        state.writer.setPath(ArchiveIndexKey(index), at: depth)
+        state.writer.setPath(ArchiveIndexKey(try begin(value)), at: depth)
         try state.encode(value, parent: frame, depth: depth + 1)
+    }
+
+    /// Starts an element and opens a container of `tag` in it; -1 when the element cannot be
+    /// written.
+    private func openNested(tag: UInt8) -> Int {
+        guard let index = try? begin(()) else { return -1 }
+        state.writer.setPath(ArchiveIndexKey(index), at: depth)
+        return state.writer.openFrame(tag: tag)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
-        var nested = -1
-        if let index = try? begin(()) {
-            state.writer.setPath(ArchiveIndexKey(index), at: depth)
-            nested = state.writer.openFrame(tag: ArchiveTag.keyed)
-        }
-        return state.keyedContainer(NestedKey.self, frame: nested, depth: depth + 1)
+        state.keyedContainer(NestedKey.self, frame: openNested(tag: ArchiveTag.keyed), depth: depth + 1)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        var nested = -1
-        if let index = try? begin(()) {
-            state.writer.setPath(ArchiveIndexKey(index), at: depth)
-            nested = state.writer.openFrame(tag: ArchiveTag.array)
-        }
-        return ArchiveUnkeyedEncodingContainer(state: state, frame: nested, depth: depth + 1)
+        ArchiveUnkeyedEncodingContainer(state: state, frame: openNested(tag: ArchiveTag.array), depth: depth + 1)
     }
 
     mutating func superEncoder() -> any Encoder {
-        guard let index = try? begin(()) else {
-            return ArchiveValueEncoder(state: state, parent: frame, slot: -1, depth: depth + 1)
+        guard let index = state.writer.beginElement(frame) else {
+            return state.superEncoder(parent: frame, key: nil, depth: depth)
         }
-        state.writer.setPath(ArchiveIndexKey(index), at: depth)
-        state.writer.pendingSlot = state.writer.body.count
-        return ArchiveValueEncoder(state: state, parent: frame, slot: state.writer.body.count, depth: depth + 1)
+        return state.superEncoder(parent: frame, key: ArchiveIndexKey(index), depth: depth)
     }
 }
 
 /// Writes the one value of an encoder's slot.
-struct ArchiveSingleValueEncodingContainer: SingleValueEncodingContainer {
+struct ArchiveSingleValueEncodingContainer: SingleValueEncodingContainer, ArchiveValueWriting {
     let encoder: ArchiveValueEncoder
 
     var state: ArchiveEncodingState { encoder.state }
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    @inline(__always)
-    private func begin(_ value: @autoclosure () -> Any) throws {
+    func beginValue(_ value: @autoclosure () -> Any) throws {
         guard state.writer.beginSingleValue(parent: encoder.parent, slot: encoder.slot) else {
             throw EncodingError.invalidValue(
                 value(),
@@ -289,54 +268,8 @@ struct ArchiveSingleValueEncodingContainer: SingleValueEncodingContainer {
         }
     }
 
-    mutating func encodeNil() throws {
-        try begin(Optional<Any>.none as Any)
-        state.writer.writeNull()
-    }
-
-    mutating func encode(_ value: Bool) throws {
-        try begin(value)
-        state.writer.writeBool(value)
-    }
-
-    mutating func encode(_ value: String) throws {
-        try begin(value)
-        state.writer.writeString(value)
-    }
-
-    mutating func encode(_ value: Double) throws {
-        try begin(value)
-        state.writer.writeDouble(value)
-    }
-
-    mutating func encode(_ value: Float) throws {
-        try begin(value)
-        state.writer.writeFloat(value)
-    }
-
-    mutating func encode(_ value: Int) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
-
-    @inline(__always)
-    private func encodeInteger<I: FixedWidthInteger>(_ value: I) throws {
-        try begin(value)
-        if I.isSigned {
-            state.writer.writeInt(Int64(truncatingIfNeeded: value))
-        } else {
-            state.writer.writeUInt(UInt64(truncatingIfNeeded: value))
-        }
-    }
-
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try begin(value)
+        try beginValue(value)
         try state.encode(value, parent: encoder.parent, depth: encoder.depth)
     }
 }

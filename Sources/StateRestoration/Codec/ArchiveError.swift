@@ -28,99 +28,39 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
 
         /// Creates a code from its stable string.
         ///
-        /// ```swift
-        /// let code = ArchiveError.Code(rawValue: "truncated") // == .truncated
-        /// ```
-        ///
         /// - Parameter rawValue: The stable string that identifies the code.
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
 
         /// The code's raw string.
-        ///
-        /// ```swift
-        /// print(ArchiveError.Code.badMagic) // badMagic
-        /// ```
         public var description: String { rawValue }
 
         /// The input ended before a complete value, header or body was read.
-        ///
-        /// ```swift
-        /// #expect(error.code == .truncated)
-        /// ```
         public static let truncated = Code(rawValue: "truncated")
         /// The input does not start with the expected magic bytes.
-        ///
-        /// ```swift
-        /// #expect(error.code == .badMagic)
-        /// ```
         public static let badMagic = Code(rawValue: "bad-magic")
         /// The input was written by a format version this build cannot read.
-        ///
-        /// ```swift
-        /// #expect(error.code == .unsupportedVersion)
-        /// ```
         public static let unsupportedVersion = Code(rawValue: "unsupported-version")
         /// The stored checksum does not match the checksum of the bytes read.
-        ///
-        /// ```swift
-        /// #expect(error.code == .checksumMismatch)
-        /// ```
         public static let checksumMismatch = Code(rawValue: "checksum-mismatch")
         /// A declared length disagrees with the bytes present (for example trailing bytes).
-        ///
-        /// ```swift
-        /// #expect(error.code == .lengthMismatch)
-        /// ```
         public static let lengthMismatch = Code(rawValue: "length-mismatch")
         /// A type tag, field-name index or flag has a value the format does not define.
-        ///
-        /// ```swift
-        /// #expect(error.code == .invalidTag)
-        /// ```
         public static let invalidTag = Code(rawValue: "invalid-tag")
         /// A string or field name is not valid UTF-8.
-        ///
-        /// ```swift
-        /// #expect(error.code == .invalidUTF8)
-        /// ```
         public static let invalidUTF8 = Code(rawValue: "invalid-utf8")
         /// Containers are nested deeper than the decoder's depth limit.
-        ///
-        /// ```swift
-        /// #expect(error.code == .depthLimitExceeded)
-        /// ```
         public static let depthLimitExceeded = Code(rawValue: "depth-limit-exceeded")
         /// A count or length is larger than the remaining input could possibly hold.
-        ///
-        /// ```swift
-        /// #expect(error.code == .countExceedsInput)
-        /// ```
         public static let countExceedsInput = Code(rawValue: "count-exceeds-input")
         /// A keyed container, or the field-name table, names the same key twice.
-        ///
-        /// ```swift
-        /// #expect(error.code == .duplicateKey)
-        /// ```
         public static let duplicateKey = Code(rawValue: "duplicate-key")
         /// A value is well formed but has a different type than the one requested.
-        ///
-        /// ```swift
-        /// #expect(error.code == .typeMismatch)
-        /// ```
         public static let typeMismatch = Code(rawValue: "type-mismatch")
         /// A value is well formed but invalid for its type (a NaN date, an out-of-range integer).
-        ///
-        /// ```swift
-        /// #expect(error.code == .invalidValue)
-        /// ```
         public static let invalidValue = Code(rawValue: "invalid-value")
         /// A non-optional value was requested where the archive holds null.
-        ///
-        /// ```swift
-        /// #expect(error.code == .valueNotFound)
-        /// ```
         public static let valueNotFound = Code(rawValue: "value-not-found")
 
         /// A restoration archive's save date is not a date any save could have written.
@@ -161,10 +101,6 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The one-line message, followed by the underlying error when there is one.
-    ///
-    /// ```swift
-    /// print(error) // archive truncated at byte 112: expected 8-byte double
-    /// ```
     public var description: String {
         if let underlyingError {
             return "\(message) (caused by: \(underlyingError))"

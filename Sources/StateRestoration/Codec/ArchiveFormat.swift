@@ -2,15 +2,6 @@ import Foundation
 
 /// Constants and arithmetic of the value encoding that ``ArchiveEncoder`` writes and
 /// ``ArchiveDecoder`` reads; `Documentation/ArchiveFormat.md` specifies the bytes.
-///
-/// | bytes | meaning |
-/// |---|---|
-/// | 3 | magic `"SRv"` (0x53 0x52 0x76) |
-/// | 1 | format version (1) |
-/// | varint | number of field names N |
-/// | varint | byte length of the names that follow |
-/// | N × (varint length, UTF-8) | the field-name table, in order of first use |
-/// | … | the root value (tag byte, payload) |
 enum ArchiveFormat {
     /// The bytes that start a standalone value encoding.
     static let magic: [UInt8] = [0x53, 0x52, 0x76]
@@ -78,41 +69,25 @@ enum ArchiveTag {
     static let null: UInt8 = 0x00
     static let boolFalse: UInt8 = 0x01
     static let boolTrue: UInt8 = 0x02
-    /// Signed integer: zigzag varint.
     static let int: UInt8 = 0x03
-    /// Unsigned integer: varint.
     static let uint: UInt8 = 0x04
-    /// IEEE 754 binary32, little-endian.
     static let float32: UInt8 = 0x05
-    /// IEEE 754 binary64, little-endian.
     static let float64: UInt8 = 0x06
-    /// Varint byte length, then UTF-8.
     static let string: UInt8 = 0x07
-    /// Varint byte length, then the bytes.
     static let data: UInt8 = 0x08
-    /// binary64 seconds since 2001-01-01T00:00:00Z, little-endian.
     static let date: UInt8 = 0x09
-    /// 16 bytes in RFC 4122 order.
     static let uuid: UInt8 = 0x0A
-    /// Varint byte length, then the URL's absolute string in UTF-8.
     static let url: UInt8 = 0x0B
-    /// Varint count, varint byte length, then `count` tagged values.
     static let array: UInt8 = 0x0C
-    /// Varint count, varint byte length, one element tag, then `count` untagged payloads.
     static let typedArray: UInt8 = 0x0D
-    /// Varint byte length, then (varint name index, tagged value) entries up to that length.
     static let keyed: UInt8 = 0x0E
-    /// `0x10 + k`, k in 0...7: a Double that is exactly `m / 10^k`; payload zigzag varint `m`.
+    /// The packed tags: each is its base plus a scale (`0x10`, `0x18`), a length (`0x20`,
+    /// `0x80`), a zigzag integer (`0x40`) or an element count (`0xC0`).
     static let decimalDouble: UInt8 = 0x10
-    /// `0x18 + k`, k in 0...7: a Date whose seconds are exactly `m / 10^k`; payload zigzag varint `m`.
     static let decimalDate: UInt8 = 0x18
-    /// `0x20 + L`, L in 0...31: a keyed container of L bytes (no length varint).
     static let smallKeyed: UInt8 = 0x20
-    /// `0x40 + zigzag(n)`, n in -32...31: a signed integer with no payload.
     static let fixInt: UInt8 = 0x40
-    /// `0x80 + L`, L in 0...63: a string of L UTF-8 bytes (no length varint).
     static let fixString: UInt8 = 0x80
-    /// `0xC0 + n`, n in 0...31: an array of n tagged values; varint byte length, then the values.
     static let smallArray: UInt8 = 0xC0
 
     /// Whether `tag` may be the element tag of a typed array.
@@ -238,7 +213,7 @@ enum ArchiveKnownType: Sendable {
 
 /// A table keyed by type, for the lookups the coders make for every value: a type's address,
 /// multiplied by a large odd constant, picks its slot (linear probing), where a dictionary
-/// hashes it with SipHash (about 100 instructions, 5 % of an encode).
+/// hashes it with SipHash (the ledger in `Documentation/ArchiveFormat.md` says what it saves).
 struct ArchiveTypeTable<Value>: ExpressibleByDictionaryLiteral {
     private var keys: [ObjectIdentifier?] = Array(repeating: nil, count: 64)
     private var values: [Value?] = Array(repeating: nil, count: 64)

@@ -1,13 +1,10 @@
 import Foundation
 
-// The codec's only unsafe code, each use for a measured gain (the ledger in
-// Documentation/ArchiveFormat.md):
-//
-// - the coding states and the keyed containers' slots are read and written without the dynamic
-//   exclusivity checks that a class's stored `var` costs at every access;
-//
-// - the wrappers of keyed containers (`KeyedEncodingContainer`, `KeyedDecodingContainer`) are
-//   reused, one per key type, which takes bit casts between a wrapper and the reference it holds.
+// The codec's only unsafe code, each use kept for its measured gain (the ledger in
+// Documentation/ArchiveFormat.md): the coding states and keyed-container slots go without dynamic
+// exclusivity checks; keyed-container wrappers are reused per key type, through bit casts between
+// a wrapper and the reference it holds; the encoder's bytes live in memory of its own
+// (`ArchiveBuffer`); an array decoded through `ArchiveDecodableArray` is bit cast back to `T`.
 
 /// The state of one `ArchiveEncoder.encode(_:)` call, shared by its encoders and containers.
 final class ArchiveEncodingState {
@@ -72,19 +69,13 @@ final class ArchiveKeyedSlot<Place> {
 }
 
 /// A keyed container's wrapper (`KeyedEncodingContainer` or `KeyedDecodingContainer`), kept by
-/// its coding call for the next container of its key type.
+/// its coding call for the next container of its key type: making one allocates a box whose type
+/// the runtime looks up from the key type, for each of a tree's hundreds of keyed containers.
 ///
-/// Making a wrapper allocates a box whose type the runtime looks up from the key type, with the
-/// container's type and its conformance: about 1,400 instructions, for each of the hundreds of
-/// keyed containers of a tree. A kept wrapper is handed out again when nothing but the coding
-/// call holds it (its box's reference count says so); one still held, by a container of the same
-/// key type further out or by one that escaped its `encode(to:)` or `init(from:)`, never is, and
-/// the call keeps a new one in its place. Kept wrappers hold their coding state, which holds
-/// them: a coder lets go of them when its call ends.
-///
-/// The check takes no generic type (``isFree``), and the wrapper is made back from its box by a
-/// method of the generic subclass, which takes the wrapper's type from the object: code generic
-/// over the key type would look that type's metadata up, as making a wrapper does.
+/// A kept wrapper is handed out again only while nothing but the coding call holds it (its box's
+/// reference count says so); one still held, by a container of the same key type further out or
+/// by one that escaped its `encode(to:)` or `init(from:)`, is replaced by a new one. Kept wrappers
+/// hold their coding state, which holds them: a coder lets go of them when its call ends.
 class ArchiveKeptWrapper {
     /// The wrapper, as the one reference to its box that it is (never nil: optional because
     /// `isKnownUniquelyReferenced` of a plain `AnyObject` is always false). Safe unchecked: read
@@ -119,7 +110,6 @@ final class ArchiveKeptWrapperOf<Wrapper, Place>: ArchiveKeptWrapper {
     }
 
     /// The wrapper, its slot moved to `place`; only while it ``isFree``.
-    @inline(never)
     func reuse(at place: Place) -> Wrapper {
         slot.place = place
         // Safe: `box` is a wrapper's one reference (see `keep`), made back into that wrapper.
@@ -139,9 +129,7 @@ extension ArchiveEncodingState {
             .reuse(at: place)
     }
 
-    /// A new keyed container, kept for reuse. Out of line: the generic types it names would have
-    /// their metadata looked up on every call of the caller's path too.
-    @inline(never)
+    /// A new keyed container, kept for reuse.
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, at place: ArchiveEncodingPlace)
         -> KeyedEncodingContainer<Key>
     {
@@ -164,8 +152,7 @@ extension ArchiveDecodingState {
             .reuse(at: place)
     }
 
-    /// A new keyed container, kept for reuse; out of line, as the encoder's.
-    @inline(never)
+    /// A new keyed container, kept for reuse.
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, at place: ArchiveDecodingPlace)
         -> KeyedDecodingContainer<Key>
     {
@@ -173,77 +160,6 @@ extension ArchiveDecodingState {
         let wrapper = KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(state: self, slot: slot))
         wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, slot: slot)
         return wrapper
-    }
-}
-
-extension ArchiveReader {
-    /// Reads a value of `type`, of kind `kind`.
-    ///
-    /// Safe: `kind` is the kind of `type` (``ArchiveKnownType/of(_:)``), so each case reads a
-    /// value of type `T` itself, which the bit cast passes on unchanged. (A checked cast, `as? T`,
-    /// looked `Optional<T>`'s metadata up for every value: 9 % of a decode.)
-    func read<T>(_ kind: ArchiveKnownType, as type: T.Type, _ p: inout Int, end: Int, implied: UInt8?)
-        throws(ArchiveError) -> T
-    {
-        switch kind {
-        case .string: return unsafeBitCast(try readString(&p, end: end, implied: implied), to: T.self)
-        case .int: return unsafeBitCast(try readInteger(Int.self, &p, end: end, implied: implied), to: T.self)
-        case .double: return unsafeBitCast(try readDouble(&p, end: end, implied: implied), to: T.self)
-        case .bool: return unsafeBitCast(try readBool(&p, end: end, implied: implied), to: T.self)
-        case .uuid: return unsafeBitCast(try readUUID(&p, end: end, implied: implied), to: T.self)
-        case .date: return unsafeBitCast(try readDate(&p, end: end, implied: implied), to: T.self)
-        case .int64: return unsafeBitCast(try readInteger(Int64.self, &p, end: end, implied: implied), to: T.self)
-        case .int32: return unsafeBitCast(try readInteger(Int32.self, &p, end: end, implied: implied), to: T.self)
-        case .int16: return unsafeBitCast(try readInteger(Int16.self, &p, end: end, implied: implied), to: T.self)
-        case .int8: return unsafeBitCast(try readInteger(Int8.self, &p, end: end, implied: implied), to: T.self)
-        case .uint: return unsafeBitCast(try readInteger(UInt.self, &p, end: end, implied: implied), to: T.self)
-        case .uint64: return unsafeBitCast(try readInteger(UInt64.self, &p, end: end, implied: implied), to: T.self)
-        case .uint32: return unsafeBitCast(try readInteger(UInt32.self, &p, end: end, implied: implied), to: T.self)
-        case .uint16: return unsafeBitCast(try readInteger(UInt16.self, &p, end: end, implied: implied), to: T.self)
-        case .uint8: return unsafeBitCast(try readInteger(UInt8.self, &p, end: end, implied: implied), to: T.self)
-        case .float: return unsafeBitCast(try readFloat(&p, end: end, implied: implied), to: T.self)
-        case .data: return unsafeBitCast(try readData(&p, end: end, implied: implied), to: T.self)
-        case .url: return unsafeBitCast(try readURL(&p, end: end, implied: implied), to: T.self)
-        case .decimal: return unsafeBitCast(try readDecimal(&p, end: end, implied: implied), to: T.self)
-        case .stringArray:
-            return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readString), to: T.self)
-        case .intArray:
-            return unsafeBitCast(
-                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
-                    try readInteger(Int.self, &p, end: end, implied: tag)
-                }, to: T.self)
-        case .int64Array:
-            return unsafeBitCast(
-                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
-                    try readInteger(Int64.self, &p, end: end, implied: tag)
-                }, to: T.self)
-        case .int32Array:
-            return unsafeBitCast(
-                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
-                    try readInteger(Int32.self, &p, end: end, implied: tag)
-                }, to: T.self)
-        case .uintArray:
-            return unsafeBitCast(
-                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
-                    try readInteger(UInt.self, &p, end: end, implied: tag)
-                }, to: T.self)
-        case .uint64Array:
-            return unsafeBitCast(
-                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
-                    try readInteger(UInt64.self, &p, end: end, implied: tag)
-                }, to: T.self)
-        case .uint32Array:
-            return unsafeBitCast(
-                try readArray(at: p, end: end, implied: implied) { (p, end, tag) throws(ArchiveError) in
-                    try readInteger(UInt32.self, &p, end: end, implied: tag)
-                }, to: T.self)
-        case .doubleArray:
-            return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readDouble), to: T.self)
-        case .floatArray: return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readFloat), to: T.self)
-        case .uuidArray: return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readUUID), to: T.self)
-        case .dateArray: return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readDate), to: T.self)
-        case .boolArray: return unsafeBitCast(try readArray(at: p, end: end, implied: implied, readBool), to: T.self)
-        }
     }
 }
 
@@ -270,7 +186,6 @@ struct ArchiveBuffer {
 
     /// Makes room for `extra` more bytes. Safe: the new memory is allocated before the old is
     /// copied and freed, and `count` bytes of the old are initialized.
-    @inline(__always)
     mutating func reserve(_ extra: Int) {
         guard capacity - count < extra else { return }
         let newCapacity = Swift.max(capacity * 2, count + extra)
@@ -282,7 +197,6 @@ struct ArchiveBuffer {
     }
 
     /// Safe: `reserve` made room for the byte.
-    @inline(__always)
     mutating func append(_ byte: UInt8) {
         reserve(1)
         start[count] = byte
@@ -290,7 +204,6 @@ struct ArchiveBuffer {
     }
 
     /// Appends `value` as a LEB128 varint. Safe: `reserve` made room for the longest.
-    @inline(__always)
     mutating func appendVarint(_ value: UInt64) {
         reserve(10)
         var value = value
@@ -346,7 +259,8 @@ extension ArchiveDecodingState {
     /// Decodes `T`, which is the array type `A`, through ``ArchiveDecodableArray``.
     ///
     /// Safe: `A` is `T` (``arrayType(_:)`` found it as `T`'s conformance), so the bit cast passes
-    /// the array on unchanged.
+    /// the array on unchanged. (`as! T` would cost a dynamic cast per array, and the reserved
+    /// storage pays only with the bit cast: see the ledger.)
     func decodeArray<A: ArchiveDecodableArray, T>(_: A.Type, as _: T.Type, with decoder: ArchiveValueDecoder)
         throws -> T
     {

@@ -41,10 +41,6 @@ public enum ArchiveValue: Sendable, Equatable {
     case object([Field])
 
     /// One named field of a keyed container.
-    ///
-    /// ```swift
-    /// let field = ArchiveValue.Field(name: "title", value: .string("Inbox"))
-    /// ```
     public struct Field: Sendable, Equatable {
         /// The field's key, as the encoding type named it.
         public var name: String
@@ -52,10 +48,6 @@ public enum ArchiveValue: Sendable, Equatable {
         public var value: ArchiveValue
 
         /// Creates a field.
-        ///
-        /// ```swift
-        /// let field = ArchiveValue.Field(name: "count", value: .int(3))
-        /// ```
         ///
         /// - Parameters:
         ///   - name: The field's key.
@@ -86,10 +78,6 @@ public enum ArchiveValue: Sendable, Equatable {
     }
 
     /// The field named `name` of a keyed container, or nil.
-    ///
-    /// ```swift
-    /// let title = try ArchiveValue(decoding: data)["title"]
-    /// ```
     ///
     /// - Parameter name: The field's key.
     /// - Returns: The field's value, or nil when this is not a keyed container or has no such field.

@@ -60,10 +60,7 @@ struct ArchiveWriter {
 
     init() {}
 
-    // MARK: - Values
-
     mutating func writeNull() { body.append(ArchiveTag.null) }
-
     mutating func writeBool(_ value: Bool) { body.append(value ? ArchiveTag.boolTrue : ArchiveTag.boolFalse) }
 
     mutating func writeInt(_ value: Int64) {
@@ -79,6 +76,15 @@ struct ArchiveWriter {
     mutating func writeUInt(_ value: UInt64) {
         body.append(ArchiveTag.uint)
         body.appendVarint(value)
+    }
+
+    /// A signed integer as a zigzag varint, an unsigned one as a varint.
+    mutating func writeInteger<I: FixedWidthInteger>(_ value: I) {
+        if I.isSigned {
+            writeInt(Int64(truncatingIfNeeded: value))
+        } else {
+            writeUInt(UInt64(truncatingIfNeeded: value))
+        }
     }
 
     mutating func writeFloat(_ value: Float) {
@@ -145,9 +151,7 @@ struct ArchiveWriter {
         writeUUIDPayload(value)
     }
 
-    mutating func writeUUIDPayload(_ value: UUID) {
-        body.append(value)
-    }
+    mutating func writeUUIDPayload(_ value: UUID) { body.append(value) }
 
     mutating func writeURL(_ value: URL) {
         body.append(ArchiveTag.url)
@@ -156,9 +160,7 @@ struct ArchiveWriter {
 
     /// Decimal's own Codable form is a keyed container of its parts; it is written exactly, as
     /// its text.
-    mutating func writeDecimal(_ value: Decimal) {
-        writeString(value.description)
-    }
+    mutating func writeDecimal(_ value: Decimal) { writeString(value.description) }
 
     /// A typed array: one element tag, then each element's payload.
     private mutating func writeTypedArray<Element>(
@@ -211,8 +213,6 @@ struct ArchiveWriter {
         closeTopFrame()
     }
 
-    // MARK: - Field names
-
     /// The index of `name` in the field-name table, adding it on first use.
     ///
     /// Values of the same types repeat their keys in the same order, so the name that followed
@@ -238,8 +238,6 @@ struct ArchiveWriter {
         lastName = index
         return index
     }
-
-    // MARK: - Containers
 
     /// Writes `tag` and opens a container for it.
     mutating func openFrame(tag: UInt8) -> Int {
@@ -279,14 +277,18 @@ struct ArchiveWriter {
         while let top = openFrames.last, top != parent { closeTopFrame() }
     }
 
-    /// Fills a `superEncoder()` slot that was never written with an empty keyed container.
+    /// Fills a `superEncoder()` slot that was never written.
     mutating func settlePending() {
         let slot = pendingSlot
         pendingSlot = -1
-        if slot == body.count {
-            _ = openFrame(tag: ArchiveTag.keyed)
-            closeTopFrame()
-        }
+        fillIfEmpty(slot)
+    }
+
+    /// Writes an empty keyed container in `slot` if nothing was written there (an empty type).
+    mutating func fillIfEmpty(_ slot: Int) {
+        guard body.count == slot else { return }
+        _ = openFrame(tag: ArchiveTag.keyed)
+        closeTopFrame()
     }
 
     /// Makes `frame` the innermost open container; false if it was closed (or never opened).
@@ -345,8 +347,6 @@ struct ArchiveWriter {
         return openFrame(tag: tag)
     }
 
-    // MARK: - Coding path
-
     /// Records `key` as the coding-path component at `depth`.
     mutating func setPath(_ key: any CodingKey, at depth: Int) {
         while path.count < depth { path.append(ArchiveIndexKey(-1)) }
@@ -357,8 +357,6 @@ struct ArchiveWriter {
     func codingPath(_ depth: Int) -> [any CodingKey] {
         Array(path.prefix(depth))
     }
-
-    // MARK: - Finishing
 
     /// Closes every container and assembles the archive: preamble, field names, and the body
     /// with the container headers spliced in.
