@@ -105,13 +105,13 @@ public struct ProductScreen: ProbedScreen {
 public struct ReviewScreen: ProbedScreen {
     /// `review`.
     public static let typeKey: ScreenTypeKey = "review"
-    /// What the review screen saves.
+    /// What the product-review screen saves.
     public struct State: Codable, Sendable, Equatable {
         /// The product reviewed.
         public var productID: String
         /// The rating given.
         public var rating: Int
-        /// The review's text so far.
+        /// The text written so far.
         public var draft: String
 
         /// Creates a state.
@@ -119,7 +119,7 @@ public struct ReviewScreen: ProbedScreen {
         /// - Parameters:
         ///   - productID: The product reviewed.
         ///   - rating: The rating given.
-        ///   - draft: The review's text so far.
+        ///   - draft: The text written so far.
         public init(productID: String, rating: Int, draft: String) {
             self.productID = productID
             self.rating = rating
