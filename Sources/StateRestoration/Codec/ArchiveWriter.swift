@@ -324,6 +324,7 @@ struct ArchiveWriter {
     /// Prepares to write the single value of `slot` in container `parent`; false if the slot
     /// holds a value already or its container was closed.
     mutating func beginSingleValue(parent: Int, slot: Int) -> Bool {
+        guard slot >= 0 else { return false }
         if pendingSlot == slot {
             pendingSlot = -1
         } else if pendingSlot >= 0 {
