@@ -12,7 +12,7 @@ public import Foundation
 /// count and length is checked against the bytes remaining before anything is
 /// allocated, nesting is limited by ``maximumDepth``, and strings must be valid UTF-8.
 /// Every failure is a thrown `DecodingError` whose debug description is one line naming
-/// what failed, the byte offset and the coding path; structural failures are
+/// what failed, where (the byte offset, or the missing key) and the coding path; structural failures are
 /// `dataCorrupted` with an ``ArchiveError`` as the underlying error.
 ///
 /// ```swift
@@ -99,7 +99,7 @@ extension ArchiveDecodingState {
 }
 
 /// An array the decoder reads through its own unkeyed container, as `Array.init(from:)` would
-/// (the same calls, so the same errors and coding paths) but into storage reserved at once:
+/// (the same calls, so the same errors and coding paths) but appending to one array of its own:
 /// `Array.init(from:)` runs unspecialized in the standard library and looks `Array`'s metadata up
 /// for every element it appends.
 protocol ArchiveDecodableArray {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads the input of a decode, every read checked against an explicit end offset (the end of
-/// the value's container): no input can make a read go out of bounds, and every failure is an
+/// the value's container, or of the input for a value whose extent was checked when its
+/// container was opened): no input can make a read go out of bounds, and every failure is an
 /// ``ArchiveError`` naming the byte offset.
 struct ArchiveReader {
     let bytes: [UInt8]
@@ -146,7 +147,7 @@ struct ArchiveReader {
         return value
     }
 
-    /// `length` bytes of UTF-8 at `p`, which the caller checked are there.
+    /// `length` bytes of UTF-8 at `p`, which must end by `end`.
     func readStringBytes(_ p: inout Int, length: Int, end: Int, _ what: String) throws(ArchiveError) -> String {
         try need(length, p, end: end, "\(length)-byte \(what)")
         let utf8 = bytes[p..<(p + length)]

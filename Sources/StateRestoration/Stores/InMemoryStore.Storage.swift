@@ -33,7 +33,7 @@ extension InMemoryStore {
         let state = Locked(State())
 
         /// A value read and written under an `NSLock`, with `Mutex`'s `withLock`. Not
-        /// `Synchronization.Mutex`, for the reason ``ArchiveObjectPool`` gives: with it, writes from
+        /// `Synchronization.Mutex`: with it, writes from
         /// many threads at once made ThreadSanitizer report races on the contents, since it does
         /// not see `Mutex`'s hand-off on Linux (a test of 50 concurrent writers did).
         ///

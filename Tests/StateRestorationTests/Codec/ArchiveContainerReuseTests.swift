@@ -120,10 +120,8 @@ import Testing
 
     @Test("a container kept past its encode never writes into a later encode")
     func escapedThenLaterEncode() throws {
-        // The later encodes take up the cache the first one left in the pool (most of the
-        // time: other tests use the pool too, hence the rounds). The kept container must stay
-        // with its own, finished encode: writing to it throws and the later archive is the
-        // one its own value makes.
+        // The kept container must stay with its own, finished encode: writing to it throws
+        // and the later archive is the one its own value makes, round after round.
         let alone = try ArchiveEncoder().encode(LateWriter(escaped: Escaper()))
         for _ in 0..<20 {
             let first = Escaper()
@@ -149,9 +147,8 @@ import Testing
 
     @Test("enums decode right from archives whose name tables number the case names differently")
     func enumCasesAcrossNameTables() throws {
-        // The case names sit at different indices in each archive's name table, and each
-        // decode takes up the wrappers (and their cached `allKeys`) the previous one left in
-        // the pool (unless another test's decode took them first: hence the rounds).
+        // The case names sit at different indices in each archive's name table; round after
+        // round, each decode must read its own.
         let choices: [Choice] = [.beta("b"), .alpha(1), .gamma, .beta("c"), .alpha(2)]
         let padded = Padded(zeta: 3, beta: "pad", choices: choices.reversed())
         let plain = try ArchiveEncoder().encode(choices)
@@ -162,10 +159,9 @@ import Testing
         }
     }
 
-    @Test("one-entry dictionaries with more distinct keys than the allKeys cache holds decode right")
+    @Test("forty one-entry dictionaries, each with a key of its own, decode right")
     func manySingleKeyDictionaries() throws {
-        // `[String: Int]` reads its keys through `allKeys`; one-entry containers cache theirs
-        // by name, up to a limit, on a wrapper that later decodes take up.
+        // `[String: Int]` reads its keys through `allKeys`, one container after another.
         let dictionaries = (0..<40).map { ["k\($0)": $0] }
         let data = try ArchiveEncoder().encode(dictionaries)
         for _ in 0..<3 {
@@ -228,7 +224,7 @@ import Testing
         #expect(try ArchiveValue(decoding: ArchiveEncoder().encode(YZX()))["x"] == .int(3))
     }
 
-    @Test("an encode of more distinct names than a kept book holds, then ordinary encodes, come out right")
+    @Test("an encode of thousands of distinct names, then ordinary encodes, come out right")
     func manyNames() throws {
         let wide = Dictionary(uniqueKeysWithValues: (0..<3000).map { ("key-\($0)-of-a-wide-dictionary", $0) })
         for _ in 0..<2 {
@@ -258,19 +254,19 @@ import Testing
         let escaper = FailingEscaper()
         #expect(throws: FailingEscaper.Failure.self) { try ArchiveEncoder().encode(escaper) }
         let reference = try ArchiveEncoder().encode(YZX())
-        // Its encode is over and gave its name book back: the write gets a book of its own.
+        // Its encode is over: the write must not reach the later encode.
         try escaper.kept?.encode(2, forKey: .late)
         #expect(throws: EncodingError.self) { try escaper.kept?.encode(3, forKey: .x) }
         #expect(try ArchiveEncoder().encode(YZX()) == reference)
     }
 
-    @Test("a container left open by a failed encode finds a key it wrote before, by its byte, with a book")
+    @Test("a container left open by a failed encode refuses a key it wrote before")
     func escapedFromFailedEncodeKnownKeyFirst() throws {
         let escaper = FailingEscaper()
         #expect(throws: FailingEscaper.Failure.self) { try ArchiveEncoder().encode(escaper) }
         let reference = try ArchiveEncoder().encode(YZX())
-        // `.x` is in the key type's table from the failed encode; the book that numbered it
-        // went back to the pool, so the write must not use that number.
+        // `.x` was written by the failed encode: writing it again is a duplicate key, and the
+        // later encode is untouched.
         #expect(throws: EncodingError.self) { try escaper.kept?.encode(3, forKey: .x) }
         try escaper.kept?.encode(2, forKey: .late)
         #expect(try ArchiveEncoder().encode(YZX()) == reference)

@@ -2,10 +2,10 @@ import Foundation
 import StateRestoration
 import Testing
 
-/// The coders find a one-byte key's name by its byte, learned once per key type from its
-/// `stringValue`, and keep coding paths as key types and bytes; these cases must still get
-/// every key's own name and every path's own keys.
-@Suite struct ArchiveKeyTableTests {
+/// Key types of every shape (enums of one or many cases, one-byte structs, dictionaries'
+/// string keys) across archives that number their names differently: every key must get its
+/// own name, and every coding path its own keys.
+@Suite struct ArchiveKeyTypeTests {
     /// Encodes `a` then `b`: the archive's name table has `a` first.
     struct InOrder: Codable, Equatable {
         var a: Int
@@ -75,7 +75,7 @@ import Testing
         }
     }
 
-    /// A key type with more cases than the tables hold: the later ones take the text path.
+    /// A key type with 70 cases.
     struct Wide: Codable, Equatable {
         var values: [Int]
 
@@ -116,12 +116,12 @@ import Testing
         }
     }
 
-    @Test("a key type's table is never used for another archive's name table")
+    @Test("a key type's names are looked up in each archive's own name table")
     func tablesFollowTheArchive() throws {
         let inOrder = try ArchiveEncoder().encode(InOrder(a: 1, b: 2))
         let reversed = try ArchiveEncoder().encode(Reversed(b: 20, a: 10))
-        // The two archives number `a` and `b` the other way round: a table kept from one
-        // decode for the next would read the other field.
+        // The two archives number `a` and `b` the other way round: a numbering carried from
+        // one decode to the next would read the other field.
         for _ in 0..<3 {
             #expect(try ArchiveDecoder().decode(InOrder.self, from: inOrder) == InOrder(a: 1, b: 2))
             #expect(try ArchiveDecoder().decode(InOrder.self, from: reversed) == InOrder(a: 10, b: 20))
@@ -130,7 +130,7 @@ import Testing
         }
     }
 
-    @Test("concurrent coding calls, whose pooled tables move between them, each get their own names")
+    @Test("concurrent coding calls each get their own names")
     func concurrentCalls() async throws {
         let inOrder = try ArchiveEncoder().encode(InOrder(a: 1, b: 2))
         let reversed = try ArchiveEncoder().encode(Reversed(b: 20, a: 10))
@@ -167,7 +167,7 @@ import Testing
         }
     }
 
-    @Test("a one-case key type, a one-byte struct key type, and cases past the table round-trip")
+    @Test("a one-case key type, a one-byte struct key type, and a key type of 70 cases round-trip")
     func otherKeyTypes() throws {
         for round in 0..<3 {
             let one = OneField(only: [round, 2, 3])
@@ -185,12 +185,11 @@ import Testing
         }
     }
 
-    @Test("an encoder's table is not used with another name book's numbers")
+    @Test("an encode after one of many names numbers its names afresh")
     func tablesFollowTheBook() throws {
         let value = Renamed(first: 1, second: "one")
         let before = try ArchiveEncoder().encode(value)
-        // More names than a pooled book keeps: the book is dropped, and a later encode
-        // numbers its names in a new one.
+        // An encode of many names, then one of few: the second numbers its own names from 0.
         var many: [String: Int] = [:]
         for index in 0..<1_500 { many["name\(index)"] = index }
         let manyData = try ArchiveEncoder().encode(many)

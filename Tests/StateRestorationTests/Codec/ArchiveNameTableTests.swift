@@ -3,8 +3,8 @@ import StateRestoration
 import Testing
 
 /// The field-name table: names are told apart, and keys find them, as `String` equality
-/// says (canonical equivalence), whether a name is short or long, ASCII or not, among the
-/// names the decoder's word cache holds or past them.
+/// says (canonical equivalence), whether a name is short or long, ASCII or not, among few
+/// names or hundreds.
 @Suite struct ArchiveNameTableTests {
     /// A key with any string.
     struct AnyKey: CodingKey {
@@ -32,15 +32,15 @@ import Testing
         return try decoder.decode(Field.self, from: Bytes.archive(names: names, root: Bytes.keyed(entries))).value
     }
 
-    /// 300 short ASCII names: more than the decoder's word cache takes (256).
+    /// 300 short ASCII names.
     private let many = (0..<300).map { "n\($0)" }
     private let long = "a field name longer than fifteen bytes"
 
-    @Test("a name written twice is refused: short or long, in the word cache or past it, or equal with other bytes")
+    @Test("a name written twice is refused: short or long, among few names or hundreds, or equal with other bytes")
     func duplicateNames() throws {
         let tables: [[String]] = [
-            many + ["n3"],  // a short name the cache holds
-            many + ["n280"],  // a short name past the cache's limit
+            many + ["n3"],  // a short name early in the table
+            many + ["n280"],  // a short name late in the table
             ["x", long, "y", long],  // a long name
             many + [long, "z", long],
             ["caf\u{E9}", "cafe\u{301}"],  // the same word, composed and decomposed
@@ -95,7 +95,7 @@ import Testing
         }
     }
 
-    @Test("a dictionary with more keys than the word cache holds round-trips")
+    @Test("a dictionary of hundreds of short keys round-trips")
     func manyKeys() throws {
         let dictionary = Dictionary(uniqueKeysWithValues: many.enumerated().map { ($1, $0) })
         let data = try ArchiveEncoder().encode(dictionary)
