@@ -216,11 +216,12 @@ struct ArchiveBuffer {
         count += 1
     }
 
-    /// Safe: `reserve` made room for the bytes, which the raw buffer's count bounds.
+    /// Safe: `reserve` made room for the bytes, which the raw buffer's count bounds; they are
+    /// copied as raw bytes, whatever type the source memory is bound to.
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
-        (start + count).initialize(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        UnsafeMutableRawPointer(start + count).copyMemory(from: base, byteCount: bytes.count)
         count += bytes.count
     }
 
