@@ -131,7 +131,7 @@ extension RestorationCoordinator {
 
     /// Steps 1 to 5 of a launch, holding the coordinator: saves and discards wait,
     /// and those made from the delegate's callbacks fail at once.
-    func beginLaunch() async throws(DeclarationError) -> Handover {
+    private func beginLaunch() async throws(DeclarationError) -> Handover {
         let initialTree = try declaration.makeInitialTree()
         await takeTurn()
         defer { passTurn() }
@@ -152,7 +152,7 @@ extension RestorationCoordinator {
 
     /// Step 7: runs the extensions, without holding the coordinator, and sorts their outcomes
     /// by the screen that added them.
-    nonisolated func runExtensions(of handover: Handover) async -> FinishedExtensions {
+    private nonisolated func runExtensions(of handover: Handover) async -> FinishedExtensions {
         let finished = await ExtensionRunner.run(
             handover.extensions.close(), timeout: configuration.extensionTimeout, clock: configuration.clock,
             progress: configuration.extensionProgress)
@@ -171,7 +171,7 @@ extension RestorationCoordinator {
     }
 
     /// The end of a launch: the report's extensions and diagnostics, the log.
-    func completeLaunch(
+    private func completeLaunch(
         _ handover: Handover, _ finished: FinishedExtensions, interfaceIsUp: Bool
     ) -> LaunchReport {
         var report = handover.report
@@ -190,7 +190,7 @@ extension RestorationCoordinator {
 
     /// Steps 1 to 5: will-finish-launching, the archive read and checked, should-restore,
     /// screens re-created and decoded, did-decode, did-finish-launching.
-    func restore(initialTree: ScreenTree) async -> Handover {
+    private func restore(initialTree: ScreenTree) async -> Handover {
         var log = OperationLog(configuration.logHandler, .launch)
         log(.info, .started, "archive \(configuration.storeKey)")
         let extensions = RestorationExtensions()
@@ -324,7 +324,7 @@ extension RestorationCoordinator {
     }
 
     /// Logs what a launch did, one event per restored, skipped or migrated screen.
-    static func logOutcome(of report: LaunchReport, to log: OperationLog) {
+    private static func logOutcome(of report: LaunchReport, to log: OperationLog) {
         guard log.handler != nil else { return }
         if let rejected = report.rejectedArchive {
             log(.warning, .archiveRejected, "moved aside to \(rejected)")
@@ -356,7 +356,7 @@ extension RestorationCoordinator {
 
     // MARK: Reading
 
-    enum ReadResult {
+    private enum ReadResult {
         case fresh(LaunchReport)
         case archive(RestorationArchive, ArchiveInfo)
     }
@@ -369,7 +369,7 @@ extension RestorationCoordinator {
     /// here means the previous launch died while restoring this archive: UIKit then
     /// ignores the archive, and so does this, unless
     /// ``RestorationConfiguration/restoresAfterCrash`` is set.
-    func readArchive(notes: inout [String]) -> ReadResult {
+    private func readArchive(notes: inout [String]) -> ReadResult {
         let key = configuration.storeKey
         let data: Data
         do {
@@ -484,7 +484,7 @@ extension RestorationCoordinator {
         }
     }
 
-    func decodeAppState(_ data: Data?, notes: inout [String]) -> Delegate.AppState? {
+    private func decodeAppState(_ data: Data?, notes: inout [String]) -> Delegate.AppState? {
         guard let data else { return nil }
         do {
             return try ArchiveDecoder().decode(Delegate.AppState.self, from: data)

@@ -46,7 +46,7 @@ extension RestorationCoordinator {
     }
 
     /// Whether a launch of this coordinator has handed its tree over.
-    var launchHandedOver: Bool { machine.hasHandedOver }
+    private var launchHandedOver: Bool { machine.hasHandedOver }
 
     /// Saves a hierarchy, as it is, as the archive the next launch restores.
     ///
@@ -111,7 +111,7 @@ extension RestorationCoordinator {
     }
 
     /// Saves a hierarchy as the archive the next launch restores, and logs it.
-    func performSave(_ tree: ScreenTree) async throws -> SaveReport {
+    private func performSave(_ tree: ScreenTree) async throws -> SaveReport {
         var log = OperationLog(configuration.logHandler, .save)
         do {
             let report = try await performSave(tree, log: &log)
@@ -136,7 +136,7 @@ extension RestorationCoordinator {
         }
     }
 
-    func performSave(_ tree: ScreenTree, log: inout OperationLog) async throws -> SaveReport {
+    private func performSave(_ tree: ScreenTree, log: inout OperationLog) async throws -> SaveReport {
         var metadata = RestorationMetadata()
         guard await delegate.shouldSave(&metadata) else { return SaveReport(saved: false) }
         log.phase("should-save")
@@ -228,7 +228,7 @@ extension RestorationCoordinator {
     }
 
     /// Stops a save whose task was cancelled, before it writes anything.
-    func requireNotCancelled() throws(RestorationError) {
+    private func requireNotCancelled() throws(RestorationError) {
         guard Task.isCancelled else { return }
         throw RestorationError(
             .cancelled, message: "not saved: the save was cancelled before writing; the previous archive stays")
