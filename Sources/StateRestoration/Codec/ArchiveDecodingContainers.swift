@@ -60,7 +60,13 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     var codingPath: [any CodingKey] { state.codingPath(depth) }
 
-    var allKeys: [Key] { state.entryNames(keyed).compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        for name in state.entryNames(keyed) {
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
+    }
 
     func contains(_ key: Key) -> Bool { state.findEntry(key.stringValue, in: keyed) != nil }
 

@@ -45,6 +45,7 @@ struct ArchiveReader {
         var names: [String] = []
         var nameIndices: [String: Int] = [:]
         names.reserveCapacity(Int(nameCount))
+        nameIndices.reserveCapacity(Int(nameCount))
         for _ in 0..<nameCount {
             let nameOffset = p
             let name = try readStringPayload(&p, end: tableEnd, "field name")

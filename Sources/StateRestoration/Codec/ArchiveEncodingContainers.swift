@@ -57,9 +57,14 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     var codingPath: [any CodingKey] { state.writer.codingPath(depth) }
 
     /// Starts the entry for `key`.
-    private func begin(_ key: some CodingKey, _ value: @autoclosure () -> Any) throws {
+    private func begin(_ key: Key, _ value: @autoclosure () -> Any) throws {
+        try begin(key, name: slot.nameIndex(of: key) { state.writer.nameIndex(of: $0) }, value())
+    }
+
+    /// Starts the entry for `key`, whose name index is `name`.
+    private func begin(_ key: some CodingKey, name: Int, _ value: @autoclosure () -> Any) throws {
         do {
-            try state.writer.beginEntry(frame, name: key.stringValue)
+            try state.writer.beginEntry(frame, name: name)
         } catch {
             let message =
                 switch error {
@@ -138,13 +143,20 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         ArchiveUnkeyedEncodingContainer(state: state, frame: openNested(key, tag: ArchiveTag.array), depth: depth + 1)
     }
 
-    mutating func superEncoder() -> any Encoder { superEncoder(using: ArchiveSuperKey()) }
+    mutating func superEncoder() -> any Encoder {
+        superEncoder(using: ArchiveSuperKey(), name: state.writer.nameIndex(of: "super"))
+    }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(using: key) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        superEncoder(using: key, name: slot.nameIndex(of: key) { state.writer.nameIndex(of: $0) })
+    }
 
-    /// An encoder for the value under `key`, which stays null until something is written.
-    private func superEncoder(using key: some CodingKey) -> any Encoder {
-        guard (try? begin(key, ())) != nil else { return state.superEncoder(parent: frame, key: nil, depth: depth) }
+    /// An encoder for the value under `key`, whose name index is `name`, which stays null until
+    /// something is written.
+    private func superEncoder(using key: some CodingKey, name: Int) -> any Encoder {
+        guard (try? begin(key, name: name, ())) != nil else {
+            return state.superEncoder(parent: frame, key: nil, depth: depth)
+        }
         return state.superEncoder(parent: frame, key: key, depth: depth)
     }
 }

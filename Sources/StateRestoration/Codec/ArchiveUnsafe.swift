@@ -64,8 +64,26 @@ final class ArchiveKeyedSlot<Place> {
     /// nothing else holds that wrapper, and a container reads it only from its own methods, on
     /// one thread at a time (containers are not `Sendable`).
     @exclusivity(unchecked) var place: Place
+    /// The name index of each key met so far, by the key's byte (``nameIndex(of:lookUp:)``);
+    /// `Int.min` for a byte not met yet. Safe unchecked: as `place`.
+    @exclusivity(unchecked) private var namesByByte: [Int] = []
 
     init(_ place: Place) { self.place = place }
+
+    /// The name index of `key`, a key of the wrapper's key type: `lookUp` of its `stringValue`
+    /// the first time the slot meets it, then found by the key's byte without asking the key
+    /// for its name, when the key type's values are one byte of plain data (a synthesized
+    /// `CodingKeys` is). Like every coder, this takes a key's name to depend on its value alone.
+    func nameIndex<Key: CodingKey>(of key: Key, lookUp: (String) -> Int) -> Int {
+        guard _isPOD(Key.self), MemoryLayout<Key>.size <= 1 else { return lookUp(key.stringValue) }
+        // Safe: a value of one byte of plain data is that byte (a type of no bytes has one value).
+        let byte = MemoryLayout<Key>.size == 0 ? 0 : Int(unsafeBitCast(key, to: UInt8.self))
+        if byte < namesByByte.count && namesByByte[byte] != Int.min { return namesByByte[byte] }
+        let index = lookUp(key.stringValue)
+        if byte >= namesByByte.count { namesByByte += repeatElement(Int.min, count: byte + 1 - namesByByte.count) }
+        namesByByte[byte] = index
+        return index
+    }
 }
 
 /// A keyed container's wrapper (`KeyedEncodingContainer` or `KeyedDecodingContainer`), kept by

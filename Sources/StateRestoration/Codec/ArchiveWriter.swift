@@ -42,10 +42,6 @@ struct ArchiveWriter {
     /// The field names, in order of first use, and their indices.
     var names: [String] = []
     var nameIndices: [String: Int] = [:]
-    /// For each name, the name written after it last time (-1: none yet), and the name
-    /// written last: see ``nameIndex(of:)``.
-    var successors: [Int] = []
-    var lastName = -1
     /// Every container opened, in order; the open ones, innermost last.
     var frames: [Frame] = []
     var openFrames: [Int] = []
@@ -58,7 +54,9 @@ struct ArchiveWriter {
     /// The coding-path keys of the value being encoded, one per depth.
     var path: [any CodingKey] = []
 
-    init() {}
+    init() {
+        nameIndices.reserveCapacity(64)
+    }
 
     mutating func writeNull() { body.append(ArchiveTag.null) }
     mutating func writeBool(_ value: Bool) { body.append(value ? ArchiveTag.boolTrue : ArchiveTag.boolFalse) }
@@ -214,29 +212,11 @@ struct ArchiveWriter {
     }
 
     /// The index of `name` in the field-name table, adding it on first use.
-    ///
-    /// Values of the same types repeat their keys in the same order, so the name that followed
-    /// the previous one last time is tried first, with a comparison of strings, before a
-    /// dictionary lookup, which hashes the name.
     mutating func nameIndex(of name: String) -> Int {
-        let previous = lastName
-        let predicted = previous >= 0 ? successors[previous] : -1
-        if predicted >= 0 && names[predicted] == name {
-            lastName = predicted
-            return predicted
-        }
-        let index: Int
-        if let known = nameIndices[name] {
-            index = known
-        } else {
-            index = names.count
-            names.append(name)
-            nameIndices[name] = index
-            successors.append(-1)
-        }
-        if previous >= 0 { successors[previous] = index }
-        lastName = index
-        return index
+        if let known = nameIndices[name] { return known }
+        names.append(name)
+        nameIndices[name] = names.count - 1
+        return names.count - 1
     }
 
     /// Writes `tag` and opens a container for it.
@@ -301,9 +281,8 @@ struct ArchiveWriter {
     }
 
     /// Starts an entry of keyed container `frame` named `name`: writes the name's index.
-    mutating func beginEntry(_ frame: Int, name: String) throws(EntryFailure) {
+    mutating func beginEntry(_ frame: Int, name index: Int) throws(EntryFailure) {
         guard activate(frame) else { throw .closed }
-        let index = nameIndex(of: name)
         if index < 64 {
             let bit: UInt64 = 1 << UInt64(index)
             guard frames[frame].keys & bit == 0 else { throw .duplicateKey }
@@ -339,7 +318,7 @@ struct ArchiveWriter {
     /// subclass and its superclass sharing one encoder), or a new one; -1 when the slot holds
     /// another kind of value.
     mutating func frame(forSlot slot: Int, parent: Int, tag: UInt8) -> Int {
-        if let open = openFrames.last(where: { frames[$0].contentStart == slot + 1 }) {
+        if body.count > slot, let open = openFrames.last(where: { frames[$0].contentStart == slot + 1 }) {
             guard frames[open].tag == tag else { return -1 }
             closeFrames(above: open)
             return open
