@@ -149,11 +149,11 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func superDecoder(forKey key: Key) throws -> any Decoder { superDecoder(named: key) }
 
     /// A decoder for the value under `key`; a missing key gives a decoder of null, as
-    /// JSONDecoder does.
+    /// JSONDecoder does, which reports the container's offset in its errors.
     private func superDecoder(named key: some CodingKey) -> any Decoder {
         state.setPath(key, at: depth)
         guard let position = state.findEntry(key.stringValue, in: keyed) else {
-            return ArchiveValueDecoder(state: state, position: 0, implied: ArchiveTag.null, depth: depth + 1)
+            return ArchiveValueDecoder(state: state, position: keyed.offset, implied: ArchiveTag.null, depth: depth + 1)
         }
         return ArchiveValueDecoder(state: state, position: position, implied: nil, depth: depth + 1)
     }

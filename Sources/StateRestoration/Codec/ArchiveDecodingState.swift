@@ -307,12 +307,13 @@ extension ArchiveDecodingState {
         Array(index.path.prefix(depth))
     }
 
-    /// A keyed container opened: where its index starts in ``ArchiveIndex/entries``, its entry count, and
-    /// the offset just past it.
+    /// A keyed container opened: where its index starts in ``ArchiveIndex/entries``, its entry
+    /// count, the offset just past it, and its own offset.
     struct Keyed {
         var start: Int
         var count: Int
         var end: Int
+        var offset: Int
     }
 
     /// Reads a keyed container's header and indexes its entries, rejecting unknown name
@@ -355,7 +356,7 @@ extension ArchiveDecodingState {
             p = try reader.skipValue(at: p, end: end, implied: nil)
             count += 1
         }
-        return Keyed(start: start, count: count, end: end)
+        return Keyed(start: start, count: count, end: end, offset: position)
     }
 
     /// The value offset of the entry named `name` in a keyed container, or nil. Tries the entry

@@ -308,6 +308,26 @@ import Testing
         #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([Int?].self, from: array) }
     }
 
+    /// Reads a `String` through the super decoder of a key its archive lacks.
+    struct MissingSuper: Decodable {
+        enum Key: CodingKey { case a, parent }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            _ = try container.superDecoder(forKey: .parent).singleValueContainer().decode(String.self)
+        }
+    }
+
+    @Test("the null decoder of a missing super key names the keyed container that lacks it")
+    func missingSuperKeyNamesItsContainer() throws {
+        // Preamble (4 bytes), one name: count 1, table length 2, then 1 "a": the root is at byte 8.
+        let data = try ArchiveEncoder().encode(["a": 1])
+        let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(MissingSuper.self, from: data) }
+        let archiveError = try #require(error.flatMap(archiveError(of:)))
+        #expect(archiveError.code == .valueNotFound)
+        #expect(archiveError.offset == 8)
+        #expect((error.map(debugDescription(of:)) ?? "").contains("at byte 8 is null, expected String"))
+    }
+
     @Test("structural errors deep in a value carry the coding path in one line")
     func errorsCarryCodingPath() throws {
         // children[0].title holds invalid UTF-8.
