@@ -56,9 +56,14 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     var codingPath: [any CodingKey] { state.writer.codingPath(depth) }
 
+    /// The index of `key`'s name in the archive's name table, added on first use.
+    private func nameIndex(of key: Key) -> Int {
+        slot.nameIndex(of: key) { state.writer.nameIndex(of: $0) }
+    }
+
     /// Starts the entry for `key`.
     private func begin(_ key: Key, _ value: @autoclosure () -> Any) throws {
-        try begin(key, name: slot.nameIndex(of: key) { state.writer.nameIndex(of: $0) }, value())
+        try begin(key, name: nameIndex(of: key), value())
     }
 
     /// Starts the entry for `key`, whose name index is `name`.
@@ -148,7 +153,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        superEncoder(using: key, name: slot.nameIndex(of: key) { state.writer.nameIndex(of: $0) })
+        superEncoder(using: key, name: nameIndex(of: key))
     }
 
     /// An encoder for the value under `key`, whose name index is `name`, which stays null until

@@ -319,7 +319,8 @@ import Testing
 
     @Test("the null decoder of a missing super key names the keyed container that lacks it")
     func missingSuperKeyNamesItsContainer() throws {
-        // Preamble (4 bytes), one name: count 1, table length 2, then 1 "a": the root is at byte 8.
+        // The 4-byte preamble, the name count (1), the table's length (2), the name's length (1)
+        // and "a": the root keyed container is at byte 8.
         let data = try ArchiveEncoder().encode(["a": 1])
         let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(MissingSuper.self, from: data) }
         let archiveError = try #require(error.flatMap(archiveError(of:)))
