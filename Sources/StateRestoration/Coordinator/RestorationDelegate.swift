@@ -113,12 +113,6 @@ public protocol RestorationDelegate: Sendable {
     func willEncodeRestorableState() async -> AppState?
 }
 
-/// The app-wide state of a delegate that has none.
-public struct NoAppState: Codable, Sendable, Equatable {
-    /// Creates the empty state.
-    public init() {}
-}
-
 extension RestorationDelegate {
     /// Does nothing.
     public func willFinishLaunching(_ context: RestorationContext) async {}
