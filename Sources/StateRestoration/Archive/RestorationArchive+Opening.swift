@@ -34,3 +34,8 @@ extension RestorationArchive {
         return "undecodable-body"
     }
 }
+
+extension ArchiveError.Code {
+    /// A restoration archive's save date is not a date any save could have written.
+    public static let invalidSaveDate = ArchiveError.Code(rawValue: "invalid-save-date")
+}

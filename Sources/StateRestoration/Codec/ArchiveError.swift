@@ -42,8 +42,6 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
         public static let badMagic = Code(rawValue: "bad-magic")
         /// The input was written by a format version this build cannot read.
         public static let unsupportedVersion = Code(rawValue: "unsupported-version")
-        /// The stored checksum does not match the checksum of the bytes read.
-        public static let checksumMismatch = Code(rawValue: "checksum-mismatch")
         /// A declared length disagrees with the bytes present (for example trailing bytes).
         public static let lengthMismatch = Code(rawValue: "length-mismatch")
         /// A type tag, field-name index or flag has a value the format does not define.
@@ -62,9 +60,6 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
         public static let invalidValue = Code(rawValue: "invalid-value")
         /// A non-optional value was requested where the archive holds null.
         public static let valueNotFound = Code(rawValue: "value-not-found")
-
-        /// A restoration archive's save date is not a date any save could have written.
-        public static let invalidSaveDate = Code(rawValue: "invalid-save-date")
     }
 
     /// What kind of failure this is.

@@ -181,3 +181,8 @@ package enum ArchiveEnvelope {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }
+
+extension ArchiveError.Code {
+    /// The stored checksum does not match the checksum of the bytes read.
+    public static let checksumMismatch = ArchiveError.Code(rawValue: "checksum-mismatch")
+}
