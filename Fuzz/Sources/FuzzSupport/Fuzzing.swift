@@ -86,7 +86,7 @@ private func launchInTask(_ data: Data, token: ReleaseToken) {
 
 /// Writes the seed corpus: real restoration archives and standalone encodings. The `journal`
 /// seed, an archive file and the journal an older build's `FileStore` appended to it, is not
-/// written: no build writes journals now, so the committed seed is kept as it is.
+/// written: `FileStore` reads journals but never writes them, so the committed seed is kept as it is.
 public func writeCorpus(to directory: URL) async throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let storeDirectory = directory.appendingPathComponent("store")

@@ -213,7 +213,7 @@ enum ArchiveKnownType: Sendable {
 
 /// A table keyed by type, for the lookups the coders make for every value: a type's address,
 /// multiplied by a large odd constant, picks its slot (linear probing), where a dictionary
-/// hashes it with SipHash (the ledger in `Documentation/ArchiveFormat.md` says what it saves).
+/// hashes it with SipHash ("Kept optimisations" in `Documentation/ArchiveFormat.md` says what it saves).
 struct ArchiveTypeTable<Value>: ExpressibleByDictionaryLiteral {
     private var keys: [ObjectIdentifier?] = Array(repeating: nil, count: 64)
     private var values: [Value?] = Array(repeating: nil, count: 64)

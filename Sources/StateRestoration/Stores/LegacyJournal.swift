@@ -1,7 +1,7 @@
 import Foundation
 
 /// The journal that older builds of ``FileStore`` kept beside an archive file, read so that the
-/// saves it holds are not lost; no build writes one any more.
+/// saves it holds are not lost; ``FileStore`` reads one but never writes one.
 ///
 /// Older builds appended a small save to `<key>.restoration-journal`, a list of binary diffs
 /// against the archive file, instead of rewriting the file. Such a journal holds the newest saves

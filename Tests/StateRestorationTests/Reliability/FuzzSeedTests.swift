@@ -62,8 +62,8 @@ import Testing
         #expect(value != .null)
     }
 
-    // The journal seed was written by an older build, whose FileStore kept journals: no build
-    // writes them now, and write-corpus no longer does, so the seed stays as it is.
+    // The journal seed was written by an older build's FileStore. FileStore reads journals but
+    // never writes them, and neither does write-corpus, so the committed seed stays as it is.
     @Test("the journal seed is an archive file and a journal of an older build that a FileStore applies to it")
     func journalSeed() throws {
         // `SRJ:`, the archive file's length (UInt32, little-endian), the file, the journal.
