@@ -133,6 +133,36 @@ import Testing
         }
     }
 
+    /// A value read by a type of its own through its decoder's single-value container, as
+    /// `Double(from:)` reads a `Double`. Such a decoder has no end of its own: only the check of
+    /// the value's extent when its container was opened keeps its read within the container.
+    struct OwnType<T: Decodable>: Decodable {
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            switch T.self {
+            case is Double.Type: _ = try container.decode(Double.self)
+            case is Float.Type: _ = try container.decode(Float.self)
+            case is String.Type: _ = try container.decode(String.self)
+            default: _ = try container.decode(T.self)
+            }
+        }
+    }
+
+    /// A keyed container whose value under "a" is read as ``OwnType`` through `superDecoder(forKey:)`.
+    struct KeyedSuper<T: Decodable>: Decodable {
+        init(from decoder: any Decoder) throws {
+            _ = try OwnType<T>(from: try decoder.container(keyedBy: Key.self).superDecoder(forKey: .a))
+        }
+    }
+
+    /// An unkeyed container whose elements are read as ``OwnType`` through `superDecoder()`.
+    struct UnkeyedSuper<T: Decodable>: Decodable {
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            while !container.isAtEnd { _ = try OwnType<T>(from: try container.superDecoder()) }
+        }
+    }
+
     /// The archive `{a: container, b: 100-byte string}` and the offset in it of the byte at
     /// `offset` in `container`.
     private func enclosing(_ container: [UInt8], offset: Int) -> (data: Data, offset: Int) {
@@ -214,6 +244,12 @@ import Testing
         expectTruncated(at: keyed.offset, "concrete keyed") {
             _ = try ArchiveDecoder().decode(Outer<KeyedConcrete<T>>.self, from: keyed.data)
         }
+        expectTruncated(at: keyed.offset, "own type, keyed") {
+            _ = try ArchiveDecoder().decode(Outer<Keyed<OwnType<T>>>.self, from: keyed.data)
+        }
+        expectTruncated(at: keyed.offset, "own type, keyed super decoder") {
+            _ = try ArchiveDecoder().decode(Outer<KeyedSuper<T>>.self, from: keyed.data)
+        }
         for (form, archive) in unkeyedForms(cut) {
             expectTruncated(at: archive.offset, "ArchiveValue, \(form)") {
                 _ = try ArchiveValue(decoding: archive.data)
@@ -227,6 +263,12 @@ import Testing
             expectTruncated(at: archive.offset, "concrete unkeyed, \(form)") {
                 _ = try ArchiveDecoder().decode(Outer<UnkeyedConcrete<T>>.self, from: archive.data)
             }
+            expectTruncated(at: archive.offset, "own type, \(form)") {
+                _ = try ArchiveDecoder().decode(Outer<Unkeyed<OwnType<T>>>.self, from: archive.data)
+            }
+            expectTruncated(at: archive.offset, "own type, super decoder, \(form)") {
+                _ = try ArchiveDecoder().decode(Outer<UnkeyedSuper<T>>.self, from: archive.data)
+            }
         }
     }
 
@@ -235,10 +277,14 @@ import Testing
     func valueCutByItsContainer(cut: Cut) {
         switch cut.kind {
         case .double: check(Double.self, cut)
-        case .float: check(Float.self, cut)
+        case .float:
+            check(Float.self, cut)
+            check(Double.self, cut)
         case .date: check(Date.self, cut)
         case .uuid: check(UUID.self, cut)
-        case .shortString, .longString: check(String.self, cut)
+        case .shortString, .longString:
+            check(String.self, cut)
+            check(URL.self, cut)
         case .data: check(Data.self, cut)
         }
     }
@@ -290,10 +336,14 @@ import Testing
         }
         switch kind {
         case .double: try decodeWhole(Double.self, whole)
-        case .float: try decodeWhole(Float.self, whole)
+        case .float:
+            try decodeWhole(Float.self, whole)
+            try decodeWhole(Double.self, whole)
         case .date: try decodeWhole(Date.self, whole)
         case .uuid: try decodeWhole(UUID.self, whole)
-        case .shortString, .longString: try decodeWhole(String.self, whole)
+        case .shortString, .longString:
+            try decodeWhole(String.self, whole)
+            try decodeWhole(URL.self, whole)
         case .data: try decodeWhole(Data.self, whole)
         }
     }
@@ -301,10 +351,14 @@ import Testing
     private func decodeWhole<T: Decodable>(_ type: T.Type, _ cut: Cut) throws {
         _ = try ArchiveDecoder().decode(Outer<Keyed<T>>.self, from: keyedArchive(cut).data)
         _ = try ArchiveDecoder().decode(Outer<KeyedConcrete<T>>.self, from: keyedArchive(cut).data)
+        _ = try ArchiveDecoder().decode(Outer<Keyed<OwnType<T>>>.self, from: keyedArchive(cut).data)
+        _ = try ArchiveDecoder().decode(Outer<KeyedSuper<T>>.self, from: keyedArchive(cut).data)
         for archive in [arrayArchive(cut), typedArchive(cut)] {
             #expect(try ArchiveDecoder().decode(Outer<[T]>.self, from: archive.data).a.count > 0)
             _ = try ArchiveDecoder().decode(Outer<Unkeyed<T>>.self, from: archive.data)
             _ = try ArchiveDecoder().decode(Outer<UnkeyedConcrete<T>>.self, from: archive.data)
+            _ = try ArchiveDecoder().decode(Outer<Unkeyed<OwnType<T>>>.self, from: archive.data)
+            _ = try ArchiveDecoder().decode(Outer<UnkeyedSuper<T>>.self, from: archive.data)
         }
     }
 }
