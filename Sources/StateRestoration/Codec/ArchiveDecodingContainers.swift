@@ -44,20 +44,7 @@ struct ArchiveValueDecoder: Decoder {
     }
 }
 
-/// Where a keyed decoding container reads: its index and its depth.
-struct ArchiveDecodingPlace {
-    var keyed: ArchiveDecodingState.Keyed
-    var depth: Int
-}
-
-/// Reads the entries of one keyed container, indexed when it was opened.
-struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let state: ArchiveDecodingState
-    let slot: ArchiveKeyedSlot<ArchiveDecodingPlace>
-
-    var keyed: ArchiveDecodingState.Keyed { slot.place.keyed }
-    var depth: Int { slot.place.depth }
-
+extension ArchiveKeyedDecodingContainer: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { state.codingPath(depth) }
 
     var allKeys: [Key] {

@@ -38,28 +38,8 @@ struct ArchiveValueEncoder: Encoder {
     }
 }
 
-/// Where a keyed encoding container writes: its frame (-1 when it could not be opened) and
-/// its depth.
-struct ArchiveEncodingPlace {
-    var frame: Int
-    var depth: Int
-}
-
-/// Writes the entries of one keyed container.
-struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let state: ArchiveEncodingState
-    let slot: ArchiveKeyedSlot<ArchiveEncodingPlace>
-
-    /// The container's frame, or -1 when it could not be opened.
-    var frame: Int { slot.place.frame }
-    var depth: Int { slot.place.depth }
-
+extension ArchiveKeyedEncodingContainer: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { state.writer.codingPath(depth) }
-
-    /// The index of `key`'s name in the archive's name table, added on first use.
-    private func nameIndex(of key: Key) -> Int {
-        slot.nameIndex(of: key) { state.writer.nameIndex(of: $0) }
-    }
 
     /// Starts the entry for `key`.
     private func begin(_ key: Key, _ value: @autoclosure () -> Any) throws {
@@ -83,48 +63,48 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         }
     }
 
-    mutating func encodeNil(forKey key: Key) throws {
+    func encodeNil(forKey key: Key) throws {
         try begin(key, Optional<Any>.none as Any)
         state.writer.writeNull()
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws {
+    func encode(_ value: Bool, forKey key: Key) throws {
         try begin(key, value)
         state.writer.writeBool(value)
     }
 
-    mutating func encode(_ value: String, forKey key: Key) throws {
+    func encode(_ value: String, forKey key: Key) throws {
         try begin(key, value)
         state.writer.writeString(value)
     }
 
-    mutating func encode(_ value: Double, forKey key: Key) throws {
+    func encode(_ value: Double, forKey key: Key) throws {
         try begin(key, value)
         state.writer.writeDouble(value)
     }
 
-    mutating func encode(_ value: Float, forKey key: Key) throws {
+    func encode(_ value: Float, forKey key: Key) throws {
         try begin(key, value)
         state.writer.writeFloat(value)
     }
 
-    mutating func encode(_ value: Int, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: Int, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: Int8, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: Int16, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: Int32, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: Int64, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: UInt, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: UInt8, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: UInt16, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, key) }
+    func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
 
     private func encodeInteger<I: FixedWidthInteger>(_ value: I, _ key: Key) throws {
         try begin(key, value)
         state.writer.writeInteger(value)
     }
 
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try begin(key, value)
         state.writer.setPath(key, at: depth)
         try state.encode(value, parent: frame, depth: depth + 1)
@@ -138,21 +118,21 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         return state.writer.openFrame(tag: tag)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(
+    func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         state.keyedContainer(NestedKey.self, frame: openNested(key, tag: ArchiveTag.keyed), depth: depth + 1)
     }
 
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         ArchiveUnkeyedEncodingContainer(state: state, frame: openNested(key, tag: ArchiveTag.array), depth: depth + 1)
     }
 
-    mutating func superEncoder() -> any Encoder {
+    func superEncoder() -> any Encoder {
         superEncoder(using: ArchiveSuperKey(), name: state.writer.nameIndex(of: "super"))
     }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
+    func superEncoder(forKey key: Key) -> any Encoder {
         superEncoder(using: key, name: nameIndex(of: key))
     }
 

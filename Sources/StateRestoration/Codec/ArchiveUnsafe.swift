@@ -1,7 +1,7 @@
 import Foundation
 
 // The codec's only unsafe code, each use kept for its measured gain (the ledger in
-// Documentation/ArchiveFormat.md): the coding states and keyed-container slots go without dynamic
+// Documentation/ArchiveFormat.md): the coding states and keyed containers go without dynamic
 // exclusivity checks; keyed-container wrappers are reused per key type, through bit casts between
 // a wrapper and the reference it holds; the encoder's bytes live in memory of its own
 // (`ArchiveBuffer`); an array decoded through `ArchiveDecodableArray` is bit cast back to `T`.
@@ -57,32 +57,61 @@ final class ArchiveDecodingState {
     }
 }
 
-/// Where a keyed container is in its coding call, kept in a class so that a container's
-/// wrapper can be reused for another container of its key type (``ArchiveKeptWrapper``).
-final class ArchiveKeyedSlot<Place> {
-    /// Safe unchecked: a slot belongs to one wrapper; a coding call writes `place` only while
-    /// nothing else holds that wrapper, and a container reads it only from its own methods, on
-    /// one thread at a time (containers are not `Sendable`).
-    @exclusivity(unchecked) var place: Place
-    /// The name index of each key met so far, by the key's byte (``nameIndex(of:lookUp:)``);
-    /// `Int.min` for a byte not met yet. Safe unchecked: as `place`.
+/// Writes the entries of one keyed container (its methods: ArchiveEncodingContainers.swift): a
+/// class, so that its wrapper can be kept for the next container of its key type, which moves it
+/// to its frame (``ArchiveKeptWrapper``).
+final class ArchiveKeyedEncodingContainer<Key: CodingKey> {
+    let state: ArchiveEncodingState
+    /// The container's frame, or -1 when it could not be opened. Safe unchecked: a container
+    /// belongs to one wrapper; a coding call moves it only while nothing else holds that wrapper,
+    /// and it reads its place only from its own methods, on one thread at a time (containers are
+    /// not `Sendable`).
+    @exclusivity(unchecked) var frame: Int
+    /// Safe unchecked: as `frame`.
+    @exclusivity(unchecked) var depth: Int
+    /// The name index of each key met so far, by the key's byte (``nameIndex(of:)``); `Int.min`
+    /// for a byte not met yet. Safe unchecked: as `frame`.
     @exclusivity(unchecked) private var namesByByte: [Int] = []
 
-    init(_ place: Place) { self.place = place }
+    init(state: ArchiveEncodingState, frame: Int, depth: Int) {
+        self.state = state
+        self.frame = frame
+        self.depth = depth
+    }
 
-    /// The name index of `key`, a key of the wrapper's key type: `lookUp` of its `stringValue`
-    /// the first time the slot meets it, then found by the key's byte without asking the key
-    /// for its name, when the key type's values are one byte of plain data (a synthesized
-    /// `CodingKeys` is). Like every coder, this takes a key's name to depend on its value alone.
-    func nameIndex<Key: CodingKey>(of key: Key, lookUp: (String) -> Int) -> Int {
-        guard _isPOD(Key.self), MemoryLayout<Key>.size <= 1 else { return lookUp(key.stringValue) }
+    /// The index of `key`'s name in the archive's name table, added on first use: looked up by
+    /// its `stringValue` the first time the container's key type meets it, then found by the
+    /// key's byte without asking the key for its name, when the key type's values are one byte of
+    /// plain data (a synthesized `CodingKeys` is). Like every coder, this takes a key's name to
+    /// depend on its value alone.
+    func nameIndex(of key: Key) -> Int {
+        guard _isPOD(Key.self), MemoryLayout<Key>.size <= 1 else { return state.writer.nameIndex(of: key.stringValue) }
         // Safe: a value of one byte of plain data is that byte (a type of no bytes has one value).
         let byte = MemoryLayout<Key>.size == 0 ? 0 : Int(unsafeBitCast(key, to: UInt8.self))
         if byte < namesByByte.count && namesByByte[byte] != Int.min { return namesByByte[byte] }
-        let index = lookUp(key.stringValue)
+        let index = state.writer.nameIndex(of: key.stringValue)
         if byte >= namesByByte.count { namesByByte += repeatElement(Int.min, count: byte + 1 - namesByByte.count) }
         namesByByte[byte] = index
         return index
+    }
+}
+
+/// Reads the entries of one keyed container, indexed when it was opened (its methods:
+/// ArchiveDecodingContainers.swift): a class, so that its wrapper can be kept for the next
+/// container of its key type, which moves it to its index (``ArchiveKeptWrapper``).
+final class ArchiveKeyedDecodingContainer<Key: CodingKey> {
+    let state: ArchiveDecodingState
+    /// Safe unchecked: a container belongs to one wrapper; a coding call moves it only while
+    /// nothing else holds that wrapper, and it reads its place only from its own methods, on one
+    /// thread at a time (containers are not `Sendable`).
+    @exclusivity(unchecked) var keyed: ArchiveDecodingState.Keyed
+    /// Safe unchecked: as `keyed`.
+    @exclusivity(unchecked) var depth: Int
+
+    init(state: ArchiveDecodingState, keyed: ArchiveDecodingState.Keyed, depth: Int) {
+        self.state = state
+        self.keyed = keyed
+        self.depth = depth
     }
 }
 
@@ -108,52 +137,51 @@ class ArchiveKeptWrapper {
     final var isFree: Bool { isKnownUniquelyReferenced(&box) }
 }
 
-/// A kept wrapper of type `Wrapper` over a slot of `Place`.
-final class ArchiveKeptWrapperOf<Wrapper, Place>: ArchiveKeptWrapper {
-    private let slot: ArchiveKeyedSlot<Place>
+/// A kept wrapper of type `Wrapper` over `container`.
+final class ArchiveKeptWrapperOf<Wrapper, Container>: ArchiveKeptWrapper {
+    let container: Container
 
-    private init(box: AnyObject, slot: ArchiveKeyedSlot<Place>) {
-        self.slot = slot
+    private init(box: AnyObject, container: Container) {
+        self.container = container
         super.init(box: box)
     }
 
-    /// `wrapper`, over `slot`, kept for reuse; nil when the wrapper is not one reference wide
+    /// `wrapper`, over `container`, kept for reuse; nil when the wrapper is not one reference wide
     /// (the standard library does not promise the layout): it is then made anew every time.
-    static func keep(_ wrapper: Wrapper, slot: ArchiveKeyedSlot<Place>) -> ArchiveKeptWrapper? {
+    static func keep(_ wrapper: Wrapper, container: Container) -> ArchiveKeptWrapper? {
         guard MemoryLayout<Wrapper>.size == MemoryLayout<AnyObject>.size,
             MemoryLayout<Wrapper>.alignment == MemoryLayout<AnyObject>.alignment
         else { return nil }
         // Safe: the wrapper is exactly one reference (checked above), which this reads as such.
-        return ArchiveKeptWrapperOf(box: unsafeBitCast(wrapper, to: AnyObject.self), slot: slot)
+        return ArchiveKeptWrapperOf(box: unsafeBitCast(wrapper, to: AnyObject.self), container: container)
     }
 
-    /// The wrapper, its slot moved to `place`; only while it ``isFree``.
-    func reuse(at place: Place) -> Wrapper {
-        slot.place = place
+    /// The wrapper; only while it ``isFree``.
+    var wrapper: Wrapper {
         // Safe: `box` is a wrapper's one reference (see `keep`), made back into that wrapper.
-        return unsafeBitCast(box.unsafelyUnwrapped, to: Wrapper.self)
+        unsafeBitCast(box.unsafelyUnwrapped, to: Wrapper.self)
     }
 }
 
 extension ArchiveEncodingState {
     /// A keyed container of frame `frame` (-1: one that could not be opened) at `depth`.
     func keyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
-        let place = ArchiveEncodingPlace(frame: frame, depth: depth)
         guard let kept = wrappers[Key.self], kept.isFree else {
-            return newKeyedContainer(Key.self, at: place)
+            return newKeyedContainer(Key.self, frame: frame, depth: depth)
         }
         // Safe: what `wrappers` holds under a key type is what `newKeyedContainer` keeps for it.
-        return unsafeDowncast(kept, to: ArchiveKeptWrapperOf<KeyedEncodingContainer<Key>, ArchiveEncodingPlace>.self)
-            .reuse(at: place)
+        let reused = unsafeDowncast(
+            kept, to: ArchiveKeptWrapperOf<KeyedEncodingContainer<Key>, ArchiveKeyedEncodingContainer<Key>>.self)
+        reused.container.frame = frame
+        reused.container.depth = depth
+        return reused.wrapper
     }
 
     /// A new keyed container, kept for reuse.
-    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, at place: ArchiveEncodingPlace)
-        -> KeyedEncodingContainer<Key>
-    {
-        let slot = ArchiveKeyedSlot(place)
-        let wrapper = KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(state: self, slot: slot))
-        wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, slot: slot)
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
+        let container = ArchiveKeyedEncodingContainer<Key>(state: self, frame: frame, depth: depth)
+        let wrapper = KeyedEncodingContainer(container)
+        wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, container: container)
         return wrapper
     }
 }
@@ -161,22 +189,23 @@ extension ArchiveEncodingState {
 extension ArchiveDecodingState {
     /// A keyed container over `keyed` at `depth`.
     func keyedContainer<Key: CodingKey>(_: Key.Type, keyed: Keyed, depth: Int) -> KeyedDecodingContainer<Key> {
-        let place = ArchiveDecodingPlace(keyed: keyed, depth: depth)
         guard let kept = wrappers[Key.self], kept.isFree else {
-            return newKeyedContainer(Key.self, at: place)
+            return newKeyedContainer(Key.self, keyed: keyed, depth: depth)
         }
         // Safe: what `wrappers` holds under a key type is what `newKeyedContainer` keeps for it.
-        return unsafeDowncast(kept, to: ArchiveKeptWrapperOf<KeyedDecodingContainer<Key>, ArchiveDecodingPlace>.self)
-            .reuse(at: place)
+        let reused = unsafeDowncast(
+            kept, to: ArchiveKeptWrapperOf<KeyedDecodingContainer<Key>, ArchiveKeyedDecodingContainer<Key>>.self)
+        reused.container.keyed = keyed
+        reused.container.depth = depth
+        return reused.wrapper
     }
 
     /// A new keyed container, kept for reuse.
-    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, at place: ArchiveDecodingPlace)
-        -> KeyedDecodingContainer<Key>
+    private func newKeyedContainer<Key: CodingKey>(_: Key.Type, keyed: Keyed, depth: Int) -> KeyedDecodingContainer<Key>
     {
-        let slot = ArchiveKeyedSlot(place)
-        let wrapper = KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(state: self, slot: slot))
-        wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, slot: slot)
+        let container = ArchiveKeyedDecodingContainer<Key>(state: self, keyed: keyed, depth: depth)
+        let wrapper = KeyedDecodingContainer(container)
+        wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, container: container)
         return wrapper
     }
 }
