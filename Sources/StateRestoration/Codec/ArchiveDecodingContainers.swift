@@ -49,8 +49,9 @@ extension ArchiveKeyedDecodingContainer: KeyedDecodingContainerProtocol {
 
     var allKeys: [Key] {
         var keys: [Key] = []
-        for name in state.entryNames(keyed) {
-            if let key = Key(stringValue: name) { keys.append(key) }
+        keys.reserveCapacity(keyed.count)
+        for entry in 0..<keyed.count {
+            if let key = Key(stringValue: state.name(ofEntry: entry, in: keyed)) { keys.append(key) }
         }
         return keys
     }

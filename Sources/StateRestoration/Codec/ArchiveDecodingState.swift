@@ -378,8 +378,8 @@ extension ArchiveDecodingState {
         return nil
     }
 
-    /// The names of a keyed container's entries, in archive order.
-    func entryNames(_ container: Keyed) -> [String] {
-        (0..<container.count).map { names[index.entries[container.start + 1 + 2 * $0]] }
+    /// The name of entry `entry` of a keyed container (entries are in archive order).
+    func name(ofEntry entry: Int, in container: Keyed) -> String {
+        names[index.entries[container.start + 1 + 2 * entry]]
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// The codec's only unsafe code, each use kept for its measured gain (the ledger in
+// The codec's only unsafe code, each use kept for its measured gain ("Kept optimisations" in
 // Documentation/ArchiveFormat.md): the coding states and keyed containers go without dynamic
 // exclusivity checks; keyed-container wrappers are reused per key type, through bit casts between
 // a wrapper and the reference it holds; the encoder's bytes live in memory of its own
@@ -308,7 +308,7 @@ extension ArchiveDecodingState {
     ///
     /// Safe: `A` is `T` (``arrayType(_:)`` found it as `T`'s conformance), so the bit cast passes
     /// the array on unchanged. (`as! T` would cost a dynamic cast per array, and the reserved
-    /// storage pays only with the bit cast: see the ledger.)
+    /// storage pays only with the bit cast: see "Kept optimisations" in Documentation/ArchiveFormat.md.)
     func decodeArray<A: ArchiveDecodableArray, T>(_: A.Type, as _: T.Type, with decoder: ArchiveValueDecoder)
         throws -> T
     {

@@ -142,8 +142,7 @@ extension ArchiveDecodingState {
             for index in 0..<keyed.count {
                 var q = self.index.entries[keyed.start + 2 + 2 * index]
                 let value = try parseValue(&q, end: keyed.end, implied: nil, depth: depth + 1)
-                fields.append(
-                    ArchiveValue.Field(name: names[self.index.entries[keyed.start + 1 + 2 * index]], value: value))
+                fields.append(ArchiveValue.Field(name: name(ofEntry: index, in: keyed), value: value))
             }
             p = keyed.end
             return .object(fields)
