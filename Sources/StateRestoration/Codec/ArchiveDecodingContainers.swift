@@ -1,5 +1,8 @@
 /// The `Decoder` handed to a value's `init(from:)`: one value of the archive.
 ///
+/// Three words, as ``ArchiveValueEncoder`` is, so that an `any Decoder` holds it inline rather
+/// than in a box of its own on the heap: the depth is 32 bits.
+///
 /// It has no end of its own: the value's extent was checked against its container's end when
 /// that container was opened (or, for the root, against the input's), so its reads are checked
 /// against the end of the input.
@@ -9,7 +12,16 @@ struct ArchiveValueDecoder: Decoder {
     let position: Int
     /// The element tag of a typed array, or nil when the value carries its own.
     let implied: UInt8?
-    let depth: Int
+    private let depth32: Int32
+
+    init(state: ArchiveDecodingState, position: Int, implied: UInt8?, depth: Int) {
+        self.state = state
+        self.position = position
+        self.implied = implied
+        depth32 = Int32(truncatingIfNeeded: depth)
+    }
+
+    var depth: Int { Int(depth32) }
 
     var end: Int { state.reader.size }
 
