@@ -12,7 +12,7 @@ import Testing
 @Suite struct FuzzSeedTests {
     /// `Fuzz/corpus`, found from this file's place in the package.
     static let corpus = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Reliability
+        .deletingLastPathComponent()  // Archive
         .deletingLastPathComponent()  // StateRestorationTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // the package
