@@ -349,7 +349,6 @@ struct ArchiveWriter {
             table.append(name)
         }
         var out = ArchiveBuffer(capacity: ArchiveFormat.preambleSize + 20 + table.count + body.count + rootExtra)
-        defer { out.deallocate() }
         for byte in ArchiveFormat.magic + [ArchiveFormat.version] { out.append(byte) }
         out.appendVarint(UInt64(names.count))
         out.appendVarint(UInt64(table.count))
@@ -372,6 +371,6 @@ struct ArchiveWriter {
             }
         }
         out.append(body, copied..<body.count)
-        return out.data()
+        return out.takeData()
     }
 }
