@@ -215,8 +215,8 @@ extension ArchiveDecodingState {
 /// shared.
 ///
 /// A buffer does not free its memory: its owner calls ``deallocate()`` or ``takeData()`` once
-/// (the encoding state as it goes, the output of `finish()`), and a buffer is never copied while
-/// in use (the writer that holds it lives in its state).
+/// (the encoding state when it is freed, `finish()` for its output), and a buffer is never copied
+/// while in use (the writer that holds it lives in its state).
 struct ArchiveBuffer {
     private var start: UnsafeMutablePointer<UInt8>
     private(set) var count = 0

@@ -6,9 +6,8 @@ import Testing
 /// The fuzzer's seed corpus (`Fuzz/corpus`, written by `swift run --package-path Fuzz
 /// write-corpus Fuzz/corpus`) is what lets a short fuzzing run reach past the archive's
 /// envelope and checksum: a run from no seeds spends its time on inputs the first check
-/// rejects. A change of the format leaves the seeds behind, and once they were deleted instead
-/// of written again, so CI fuzzed from nothing for days. These tests fail when the seeds are
-/// missing or no longer read by the current code.
+/// rejects. A change of the format leaves the seeds behind, so these tests fail when the seeds
+/// are missing or not readable by the current code.
 @Suite struct FuzzSeedTests {
     /// `Fuzz/corpus`, found from this file's place in the package.
     static let corpus = URL(fileURLWithPath: #filePath)
