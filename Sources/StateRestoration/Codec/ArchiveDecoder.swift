@@ -58,7 +58,7 @@ public struct ArchiveDecoder: Sendable {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error))
         }
-        defer { state.wrappers = ArchiveTypeTable() }
+        defer { state.wrappers = nil }
         return try state.decode(T.self, at: state.rootPosition, end: state.reader.size, implied: nil, depth: 0)
     }
 }

@@ -34,7 +34,7 @@ public struct ArchiveEncoder: Sendable {
     ///   any error the value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let state = ArchiveEncodingState(userInfo: userInfo)
-        defer { state.wrappers = ArchiveTypeTable() }
+        defer { state.wrappers = nil }
         try state.encode(value, parent: -1, depth: 0)
         return state.writer.finish()
     }

@@ -13,9 +13,9 @@ final class ArchiveEncodingState {
     /// codec (a value's `encode(to:)`, a key's `stringValue`), so no access begins while another
     /// is in progress.
     @exclusivity(unchecked) var writer = ArchiveWriter()
-    /// Its keyed-container wrappers by key type (``ArchiveKeptWrapper``), emptied when the
-    /// encode ends. Safe unchecked: as `writer`, each access is a lookup or a store.
-    @exclusivity(unchecked) var wrappers = ArchiveTypeTable<ArchiveKeptWrapper>()
+    /// Its keyed-container wrappers by key type (``ArchiveKeptWrapper``); nil once the encode
+    /// has ended. Safe unchecked: as `writer`, each access is a lookup or a store.
+    @exclusivity(unchecked) var wrappers: ArchiveTypeTable<ArchiveKeptWrapper>? = ArchiveTypeTable()
     let userInfo: [CodingUserInfoKey: Any]
 
     init(userInfo: [CodingUserInfoKey: any Sendable]) {
@@ -42,9 +42,9 @@ final class ArchiveDecodingState {
     /// the codec (a type's `init(from:)`, a key's `stringValue`) while it holds it, so no access
     /// begins while another is in progress.
     @exclusivity(unchecked) var index = ArchiveIndex()
-    /// Its keyed-container wrappers by key type (``ArchiveKeptWrapper``), emptied when the
-    /// decode ends. Safe unchecked: as `index`, each access is a lookup or a store.
-    @exclusivity(unchecked) var wrappers = ArchiveTypeTable<ArchiveKeptWrapper>()
+    /// Its keyed-container wrappers by key type (``ArchiveKeptWrapper``); nil once the decode
+    /// has ended. Safe unchecked: as `index`, each access is a lookup or a store.
+    @exclusivity(unchecked) var wrappers: ArchiveTypeTable<ArchiveKeptWrapper>? = ArchiveTypeTable()
 
     /// Copies `data`, checks the preamble, reads the field-name table, and checks that the root
     /// value ends exactly at the end of the input.
@@ -122,7 +122,8 @@ final class ArchiveKeyedDecodingContainer<Key: CodingKey> {
 /// A kept wrapper is handed out again only while nothing but the coding call holds it (its box's
 /// reference count says so); one still held, by a container of the same key type further out or
 /// by one that escaped its `encode(to:)` or `init(from:)`, is replaced by a new one. Kept wrappers
-/// hold their coding state, which holds them: a coder lets go of them when its call ends.
+/// hold their coding state, which holds them: a coder lets go of them when its call ends, and
+/// keeps none that a container used after the call makes.
 class ArchiveKeptWrapper {
     /// The wrapper, as the one reference to its box that it is (never nil: optional because
     /// `isKnownUniquelyReferenced` of a plain `AnyObject` is always false). Safe unchecked: read
@@ -166,7 +167,7 @@ final class ArchiveKeptWrapperOf<Wrapper, Container>: ArchiveKeptWrapper {
 extension ArchiveEncodingState {
     /// A keyed container of frame `frame` (-1: one that could not be opened) at `depth`.
     func keyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
-        guard let kept = wrappers[Key.self], kept.isFree else {
+        guard let kept = wrappers?[Key.self], kept.isFree else {
             return newKeyedContainer(Key.self, frame: frame, depth: depth)
         }
         // Safe: what `wrappers` holds under a key type is what `newKeyedContainer` keeps for it.
@@ -181,7 +182,7 @@ extension ArchiveEncodingState {
     private func newKeyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, depth: Int) -> KeyedEncodingContainer<Key> {
         let container = ArchiveKeyedEncodingContainer<Key>(state: self, frame: frame, depth: depth)
         let wrapper = KeyedEncodingContainer(container)
-        wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, container: container)
+        wrappers?[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, container: container)
         return wrapper
     }
 }
@@ -189,7 +190,7 @@ extension ArchiveEncodingState {
 extension ArchiveDecodingState {
     /// A keyed container over `keyed` at `depth`.
     func keyedContainer<Key: CodingKey>(_: Key.Type, keyed: Keyed, depth: Int) -> KeyedDecodingContainer<Key> {
-        guard let kept = wrappers[Key.self], kept.isFree else {
+        guard let kept = wrappers?[Key.self], kept.isFree else {
             return newKeyedContainer(Key.self, keyed: keyed, depth: depth)
         }
         // Safe: what `wrappers` holds under a key type is what `newKeyedContainer` keeps for it.
@@ -205,7 +206,7 @@ extension ArchiveDecodingState {
     {
         let container = ArchiveKeyedDecodingContainer<Key>(state: self, keyed: keyed, depth: depth)
         let wrapper = KeyedDecodingContainer(container)
-        wrappers[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, container: container)
+        wrappers?[Key.self] = ArchiveKeptWrapperOf.keep(wrapper, container: container)
         return wrapper
     }
 }

@@ -302,6 +302,66 @@ import Testing
         #expect(try first.kept.decode(Int.self, forKey: .x) == 1)
     }
 
+    /// Keeps its keyed container, to open a nested one from it after the coding call has ended.
+    final class KeepingNested: Codable, @unchecked Sendable {
+        enum CodingKeys: String, CodingKey { case inner }
+        enum InnerKeys: String, CodingKey { case x }
+        var decoded: KeyedDecodingContainer<CodingKeys>?
+        let encoded = Escaper()
+
+        final class Escaper: @unchecked Sendable {
+            var kept: KeyedEncodingContainer<CodingKeys>?
+        }
+
+        init() {}
+
+        required init(from decoder: any Decoder) throws {
+            decoded = try decoder.container(keyedBy: CodingKeys.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var inner = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+            try inner.encode(1, forKey: .x)
+            encoded.kept = container
+        }
+    }
+
+    /// An object that only a coding call's user info holds.
+    final class Marker: Sendable {}
+
+    @Test("a keyed container used after its decode has ended lets the decode's state go with it")
+    func keptDecoderContainerReleasesItsState() throws {
+        weak var marker: Marker?
+        let data = try ArchiveEncoder().encode(KeepingNested())
+        do {
+            let strong = Marker()
+            marker = strong
+            var decoder = ArchiveDecoder()
+            decoder.userInfo[try #require(CodingUserInfoKey(rawValue: "marker"))] = strong
+            let value = try decoder.decode(KeepingNested.self, from: data)
+            let inner = try value.decoded?.nestedContainer(keyedBy: KeepingNested.InnerKeys.self, forKey: .inner)
+            #expect(try inner?.decode(Int.self, forKey: .x) == 1)
+        }
+        #expect(marker == nil)
+    }
+
+    @Test("a keyed container used after its encode has ended lets the encode's state go with it")
+    func keptEncoderContainerReleasesItsState() throws {
+        weak var marker: Marker?
+        do {
+            let strong = Marker()
+            marker = strong
+            var encoder = ArchiveEncoder()
+            encoder.userInfo[try #require(CodingUserInfoKey(rawValue: "marker"))] = strong
+            let value = KeepingNested()
+            _ = try encoder.encode(value)
+            var late = value.encoded.kept?.nestedContainer(keyedBy: KeepingNested.InnerKeys.self, forKey: .inner)
+            #expect(throws: EncodingError.self) { try late?.encode(2, forKey: .x) }
+        }
+        #expect(marker == nil)
+    }
+
     @Test("decodes of inputs that fail, then succeed, on reused states come out right")
     func decodesAfterFailures() throws {
         let good = XName(x: 7, name: "seven")
