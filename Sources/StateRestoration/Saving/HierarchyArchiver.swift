@@ -53,9 +53,10 @@ struct HierarchyArchiver {
         }
 
         /// The child saved under `component`, looked for first at `index` (where an unchanged
-        /// node has it) and next to it (a child added or removed before it).
+        /// node has it) and next to it (a child added or removed before it), then among all.
+        /// `index` may be past the saved children: a stack that grew since.
         func child(_ component: String, near index: Int) -> Entry? {
-            let nearby = Swift.max(index - 1, 0)..<Swift.min(index + 2, children.count)
+            let nearby = children.indices.clamped(to: (index - 1)..<(index + 2))
             if let found = nearby.first(where: { children[$0].record.id == component }) { return children[found] }
             return children.first { $0.record.id == component }
         }

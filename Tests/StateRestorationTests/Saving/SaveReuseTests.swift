@@ -190,6 +190,25 @@ private struct TokenScreen: RestorableScreen {
         #expect(third.reusedStateCount == 500)
     }
 
+    @Test(
+        "a save after three or more screens were pushed since the previous one writes them, instead of crashing the app and losing everything since that save",
+        arguments: [1, 3, 4, 9])
+    func stackGrewSincePreviousSave(pushed: Int) async throws {
+        let declaration = declaration()
+        let (store, coordinator) = coordinator(declaration)
+        var tree = try declaration.makeInitialTree()
+        try await coordinator.save(tree)
+
+        for index in 1...pushed { try tree.push(counted(index), onto: "s0") }
+        try await expectSave(tree, by: coordinator, into: store, declaration, encoded: pushed, reused: 2)
+        let restored = try await RestorationCoordinator(screens: declaration, store: store).launch()
+        #expect(restored.tree == tree)
+
+        // And back down: the stack shrinks below what the previous save held.
+        try tree.popToRoot(of: "s0")
+        try await expectSave(tree, by: coordinator, into: store, declaration, encoded: 0, reused: 2)
+    }
+
     @Test("a state changed and changed back between two saves is reused; after a save in between it is encoded")
     func changedAndChangedBack() async throws {
         let declaration = declaration()
