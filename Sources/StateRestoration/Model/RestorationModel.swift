@@ -115,10 +115,12 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
             }
             registrar.willSet(self, keyPath: \.tree)
             if newRoot { registrar.willSet(self, keyPath: \.rootID) }
+            if handover { registrar.willSet(self, keyPath: \.isLaunched) }
             for part in parts { registrar.willSet(self, keyPath: \.[observing: part]) }
             storage = new
             if handover { launched = true }
             for part in parts { registrar.didSet(self, keyPath: \.[observing: part]) }
+            if handover { registrar.didSet(self, keyPath: \.isLaunched) }
             if newRoot { registrar.didSet(self, keyPath: \.rootID) }
             registrar.didSet(self, keyPath: \.tree)
         }
@@ -145,13 +147,11 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     /// ```swift
     /// if model.isLaunched { MailRoot(model: model) } else { Color.clear }
     /// ```
-    public private(set) var isLaunched: Bool {
-        get {
-            registrar.access(self, keyPath: \.isLaunched)
-            return launched
-        }
-        set { registrar.withMutation(of: self, keyPath: \.isLaunched) { launched = newValue } }
+    public var isLaunched: Bool {
+        registrar.access(self, keyPath: \.isLaunched)
+        return launched
     }
+    /// Set by the tree's setter at the handover, which tells the observers of ``isLaunched``.
     private var launched = false
 
     /// The key path a projection observes one part of a node through.

@@ -129,6 +129,28 @@ import Testing
         #expect(draftBeforeLaunch?.wrappedValue.text == "")
     }
 
+    @Test("a view that shows the window once the model is launched redraws at the handover, instead of staying blank")
+    func launchedIsToldAtTheHandover() async throws {
+        let fired = Atomic<Bool>(false)
+        #expect(withObservationTracking { model.isLaunched } onChange: { fired.store(true, ordering: .relaxed) } == false)
+        try await model.launch()
+        let wasFired = fired.load(ordering: .relaxed)
+        #expect(wasFired)
+        #expect(model.isLaunched)
+    }
+
+    @Test(
+        "a view keyed on the root's identity runs again at the handover, so it reports the restored interface and the next launch keeps the archive"
+    )
+    func rootIdentityIsToldAtTheHandover() async throws {
+        let fired = Atomic<Bool>(false)
+        let before = withObservationTracking { model.rootID } onChange: { fired.store(true, ordering: .relaxed) }
+        try await model.launch()
+        let wasFired = fired.load(ordering: .relaxed)
+        #expect(wasFired)
+        #expect(model.rootID != before)
+    }
+
     @Test func writingBackTheSamePathTellsNoOne() throws {
         let path = model.path(of: "browse")
         let shown = path.wrappedValue
