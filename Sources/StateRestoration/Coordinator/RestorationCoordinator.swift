@@ -32,8 +32,15 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
     var machine = CoordinatorStateMachine<CheckedContinuation<Void, Never>>()
     /// What the last save encoded, reused by the next where unchanged.
     var lastEncoding: HierarchyArchiver.Entry?
+    /// The encoded root of the hierarchy in this coordinator's last write of the archive; nil
+    /// before one, after a discard, and when that archive held no hierarchy.
+    var writtenRoot: Data?
+    /// How many calls of ``save(_:)-(ScreenTree)`` have not returned yet.
+    var savesUnderWay = 0
     /// The tasks the running launch awaits, if one runs.
     nonisolated let awaitedTasks = AwaitedTasks()
+    /// The crash-loop marker kept beside the archive while a launch restores it.
+    nonisolated let marker: RestorationMarker
 
     /// The shared objects saved with every archive, by identifier.
     private(set) var objects: [String: any RestorableObject] = [:]
@@ -69,6 +76,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         self.delegate = delegate
         self.configuration = configuration
         self.sharedObjects = sharedObjects
+        self.marker = RestorationMarker(beside: configuration.storeKey, in: store)
     }
 
     /// Registers a shared object, saved with every archive and restored before any
@@ -124,8 +132,7 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         else {
             return nil
         }
-        let markerFound = restorationMarkerKey.map { (try? store.read($0)) != nil } ?? false
-        return refusal(markerFound: markerFound, info: info, now: configuration.now()) == nil ? info : nil
+        return refusal(markerFound: marker.isFound, info: info, now: configuration.now()) == nil ? info : nil
     }
 
     /// Removes the saved archive (and any restoration marker beside it) once every
@@ -146,8 +153,9 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         await takeTurn()
         defer { passTurn() }
         machine.discardTurn(ticket: ticket)
+        writtenRoot = nil
         let key = configuration.storeKey
-        for stored in [key] + (restorationMarkerKey.map { [$0] } ?? []) {
+        for stored in [key, marker.key] {
             do {
                 try store.remove(stored)
             } catch {

@@ -81,10 +81,6 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
     /// marker is kept beside it, `shared.restoring`.
     public static var sharedObjectsKey: StoreKey { "shared" }
 
-    /// The suffix of the crash-loop marker a coordinator writes beside its
-    /// archive while a launch restores.
-    static var markerSuffix: String { ".restoring" }
-
     /// The longest scene identifier, in characters.
     public static var maximumIdentifierLength: Int { StoreKey.maximumLength - keyPrefix.count }
 
@@ -114,7 +110,7 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         self.configuration = configuration
         self.makeDelegate = makeDelegate
         self.sharedObjects = SharedObjects(
-            key: Self.sharedObjectsKey, markerKey: "shared.restoring", store: store, configuration: configuration)
+            key: Self.sharedObjectsKey, store: store, configuration: configuration)
     }
 
     /// Creates the scenes of an app whose scenes share one delegate.
@@ -308,7 +304,8 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         }
         return keys.compactMap { key -> String? in
             let text = key.rawValue
-            guard text.hasPrefix(Self.keyPrefix), !text.hasSuffix(Self.markerSuffix) else { return nil }
+            // A marker's key ends in ".restoring", which no scene identifier does.
+            guard text.hasPrefix(Self.keyPrefix) else { return nil }
             let identifier = String(text.dropFirst(Self.keyPrefix.count))
             return Self.problem(with: identifier) == nil ? identifier : nil
         }.sorted()
@@ -395,8 +392,8 @@ public final class RestorationScenes<Delegate: RestorationDelegate>: Sendable {
         if identifier.contains(StoreKey.reservedMarker) {
             return "\(shown) contains \"\(StoreKey.reservedMarker)\", which names rejected archives"
         }
-        if identifier.hasSuffix(markerSuffix) {
-            return "\(shown) ends in \"\(markerSuffix)\", which names restoration markers"
+        if identifier.hasSuffix(StoreKey.restorationMarkerSuffix) {
+            return "\(shown) ends in \"\(StoreKey.restorationMarkerSuffix)\", which names restoration markers"
         }
         return nil
     }

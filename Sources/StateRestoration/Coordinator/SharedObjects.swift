@@ -64,17 +64,17 @@ package final class SharedObjects: Sendable {
 
     /// The archive's key.
     let key: StoreKey
-    /// The key of the marker written beside the archive while the objects decode.
-    let markerKey: StoreKey
+    /// The marker kept beside the archive while the objects decode.
+    let marker: RestorationMarker
     /// The scenes' store.
     let store: any RestorationStore
     /// The scenes' configuration: app version, clock, maximum age, restores after a crash.
     let configuration: RestorationConfiguration
     private let state = Mutex(State())
 
-    init(key: StoreKey, markerKey: StoreKey, store: any RestorationStore, configuration: RestorationConfiguration) {
+    init(key: StoreKey, store: any RestorationStore, configuration: RestorationConfiguration) {
         self.key = key
-        self.markerKey = markerKey
+        self.marker = RestorationMarker(beside: key, in: store)
         self.store = store
         self.configuration = configuration
     }
@@ -204,7 +204,7 @@ package final class SharedObjects: Sendable {
             notes.append("cannot read the shared objects' archive \(key); the shared objects start fresh: \(error)")
             return []
         }
-        let markerFound = (try? store.read(markerKey)) != nil
+        let markerFound = marker.isFound
         if markerFound && !configuration.restoresAfterCrash {
             notes.append(
                 rejection(
@@ -219,10 +219,10 @@ package final class SharedObjects: Sendable {
             )
         }
         do {
-            try store.write(Data("restoring since \(Date())".utf8), to: markerKey)
+            try marker.arm()
         } catch {
             notes.append(
-                "crash-loop protection is off for the shared objects: the marker \(markerKey) could not be written: \(error)"
+                "crash-loop protection is off for the shared objects: the marker \(marker.key) could not be written: \(error)"
             )
         }
         defer { removeMarker(notes: &notes) }
@@ -275,10 +275,10 @@ package final class SharedObjects: Sendable {
 
     private func removeMarker(notes: inout [String]) {
         do {
-            try store.remove(markerKey)
+            try marker.disarm()
         } catch {
             notes.append(
-                "the shared objects' marker \(markerKey) could not be removed; the next launch will not restore them: \(error)"
+                "the shared objects' marker \(marker.key) could not be removed; the next launch will not restore them: \(error)"
             )
         }
     }

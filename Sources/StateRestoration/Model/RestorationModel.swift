@@ -404,7 +404,6 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
             captured.captureLiveState()
             if captured != storage { tree = captured }
             let report = try await coordinator.save(captured)
-            saves.savedTree = captured
             lastSaveReport = report
             lastSaveError = nil
             return report
@@ -424,13 +423,20 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     /// - requests made before the running save starts are one save;
     /// - a request made while a save runs is one more save after it;
     /// - the background save that follows the inactive save of the same trip out
-    ///   of the foreground writes only if the tree changed since, when the archive
-    ///   holds nothing else (no shared objects, no app-wide state): going inactive
-    ///   then to the background saves once;
+    ///   of the foreground writes unless the archive already holds the tree (the
+    ///   last archive written, by that save or by one the app made since, holds an
+    ///   equal tree, no save is under way, and the archive holds nothing else: no
+    ///   shared objects, no app-wide state): going inactive then to the background
+    ///   saves once;
     /// - ``AppPhase/inactive`` saves on the way out of the foreground, not on the
     ///   way back in from ``AppPhase/background`` (SwiftUI passes through it);
     /// - phases before the launch handed its tree over save nothing: the archive
     ///   being restored stays.
+    ///
+    /// Every phase is also passed to the coordinator at once, before the handover
+    /// too (``RestorationCoordinator/appPhaseDidChange(to:)``): a launch the user
+    /// leaves before its restoration is over keeps its archive if the system then
+    /// ends the app in the background.
     ///
     /// ``AppPhase/terminate`` is best effort: the save runs in a task, and the
     /// system ends the process soon after `applicationWillTerminate(_:)` returns;
@@ -451,11 +457,14 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     public func handle(_ phase: AppPhase) {
         let previous = self.phase
         self.phase = phase
+        // At once, before any save: a launch still restoring must not leave a crash marker behind
+        // in the background, where the system may end the app.
+        coordinator.appPhaseDidChange(to: phase)
         // Before the handover there is nothing of the user's to save: the archive being restored stays.
         guard launched else { return }
         switch phase {
         case .active:
-            saves.savedOnResign = nil
+            saves.resignedThisTrip = false
             return
         case .inactive:
             // Only on the way out of the foreground: SwiftUI also passes through inactive on the way in.
@@ -493,19 +502,17 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     }
 
     /// One save for a phase; skipped when it follows the inactive save of the same
-    /// trip out of the foreground and the tree has not changed since.
+    /// trip out of the foreground and the archive already holds the tree.
     private func saveForPhase(_ phase: AppPhase) async {
-        if phase != .inactive, let savedOnResign = saves.savedOnResign, await coordinator.savesOnlyTheTree() {
+        if phase != .inactive, saves.resignedThisTrip {
             var captured = storage
             captured.captureLiveState()
-            if captured == savedOnResign {
-                if captured != storage { tree = captured }
-                return
-            }
+            if captured != storage { tree = captured }
+            if await coordinator.archiveHolds(captured) { return }
         }
         do {
             try await save()
-            if phase == .inactive { saves.savedOnResign = saves.savedTree }
+            if phase == .inactive { saves.resignedThisTrip = true }
         } catch {
             // Recorded in lastSaveError; the previous archive is whole.
         }
@@ -557,8 +564,6 @@ struct PhaseSaves {
     var requested: AppPhase?
     /// The background time held while saves run.
     var backgroundTask: Int?
-    /// The tree the last successful save wrote.
-    var savedTree: ScreenTree?
-    /// The tree the inactive save of the current trip out of the foreground wrote.
-    var savedOnResign: ScreenTree?
+    /// Whether the inactive save of the current trip out of the foreground succeeded.
+    var resignedThisTrip = false
 }

@@ -112,6 +112,34 @@ extension RestorationCoordinator {
         log.phase("restored interface appeared, remove restoration marker")
     }
 
+    /// Tells the coordinator the phase the app (or this window) entered, so that a launch the
+    /// user leaves before its restoration is over is not taken for a crash.
+    ///
+    /// The crash-loop marker that makes the next launch fresh after a crash during restoration
+    /// is kept only while the app is in the foreground: the system ends apps in the background
+    /// routinely, and no code failed there. Entering ``AppPhase/background`` or
+    /// ``AppPhase/terminate`` before the restoration is over removes the marker (so a kill in
+    /// the background, or a swipe in the app switcher, keeps the archive), and
+    /// ``AppPhase/active`` writes it again while the restoration is still under way (so a
+    /// crash after the user came back is caught). A launch is taken to be in the foreground
+    /// until told otherwise. ``RestorationModel/handle(_:)`` calls this for its window.
+    ///
+    /// ```swift
+    /// func sceneDidEnterBackground(_ scene: UIScene) {
+    ///     coordinator.appPhaseDidChange(to: .background)
+    /// }
+    /// ```
+    ///
+    /// It runs at once, on the caller's thread, whatever the coordinator is doing: the platform
+    /// suspends an app soon after it enters the background.
+    ///
+    /// - Parameter phase: The phase the app entered.
+    public nonisolated func appPhaseDidChange(to phase: AppPhase) {
+        let problems = [marker.appPhaseDidChange(to: phase), sharedObjects?.marker.appPhaseDidChange(to: phase)]
+        let log = OperationLog(configuration.logHandler, .launch)
+        for case let problem? in problems { log(.warning, .note, problem) }
+    }
+
     /// What the first phase of a launch hands over.
     struct Handover: Sendable {
         var tree: ScreenTree
@@ -395,29 +423,23 @@ extension RestorationCoordinator {
                 LaunchReport(
                     outcome: .fresh, freshReason: .init(.storeUnreadable, "cannot read archive \(key): \(error)")))
         }
-        if let markerKey = restorationMarkerKey {
-            // A marker this coordinator's own earlier launch left (its interface not yet
-            // reported) is no crash: this process is alive.
-            let markerFound = machine.marker == .none && (try? store.read(markerKey)) != nil
-            if let refusal = refusal(markerFound: markerFound, info: nil, now: configuration.now()) {
-                var report = LaunchReport(outcome: .fresh, freshReason: refusal)
-                reject(key, reason: "crashed-during-restoration", into: &report)
-                removeRestorationMarker(notes: &report.notes)
-                return .fresh(report)
-            } else if markerFound {
-                notes.append(
-                    "the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
-            }
-            do {
-                try store.write(Data("restoring since \(Date())".utf8), to: markerKey)
-                machine.markerWritten()
-            } catch {
-                notes.append(
-                    "crash-loop protection is off for this launch: the marker \(markerKey) could not be written: \(error)"
-                )
-            }
-        } else {
-            notes.append("crash-loop protection is off: no marker key can be made from the store key \(key)")
+        // A marker this coordinator's own earlier launch left (its interface not yet reported) is
+        // no crash: this process is alive.
+        let markerFound = machine.marker == .none && marker.isFound
+        if let refusal = refusal(markerFound: markerFound, info: nil, now: configuration.now()) {
+            var report = LaunchReport(outcome: .fresh, freshReason: refusal)
+            reject(key, reason: "crashed-during-restoration", into: &report)
+            removeRestorationMarker(notes: &report.notes)
+            return .fresh(report)
+        } else if markerFound {
+            notes.append("the previous launch died while restoring \(key); restoring it anyway (restoresAfterCrash)")
+        }
+        do {
+            try marker.arm()
+            machine.markerWritten()
+        } catch {
+            notes.append(
+                "crash-loop protection is off for this launch: the marker \(marker.key) could not be written: \(error)")
         }
         do {
             let (archive, info) = try RestorationArchive.open(data)
@@ -431,45 +453,19 @@ extension RestorationCoordinator {
         }
     }
 
-    /// The key of the marker that says a restoration is under way.
-    nonisolated var restorationMarkerKey: StoreKey? {
-        Self.markerKey(for: configuration.storeKey)
-    }
-
-    /// The key of the crash-loop marker beside an archive: `<key>.restoring`, or, for a key
-    /// too long for that, its first 73 characters, `_`, a 64-bit FNV-1a hash of the whole key
-    /// in hexadecimal and `.restoring`, so that every archive key has one.
-    static func markerKey(for key: StoreKey) -> StoreKey? {
-        let suffix = ".restoring"
-        if let marker = StoreKey(rawValue: key.rawValue + suffix) { return marker }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in key.rawValue.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        let digits = String(hash, radix: 16)
-        let digest = String(repeating: "0", count: 16 - digits.count) + digits
-        let kept = key.rawValue.prefix(StoreKey.maximumLength - suffix.count - 1 - digest.count)
-        // `_`, not `-`: a kept part ending in `.rejected` must not make the reserved `.rejected-`.
-        return StoreKey(rawValue: kept + "_" + digest + suffix)
-    }
-
     /// Removes the restoration marker: the launch completed.
     ///
     /// - Returns: Whether the marker is gone. One that could not be removed stays pending, and
     ///   is tried again at the next occasion (a save, the interface appearing).
     @discardableResult
     func removeRestorationMarker(notes: inout [String]) -> Bool {
-        guard let marker = restorationMarkerKey else {
-            machine.markerRemoved()
-            return true
-        }
         do {
-            try store.remove(marker)
+            try marker.disarm()
             machine.markerRemoved()
             return true
         } catch {
             notes.append(
-                "the restoration marker \(marker) could not be removed; the next launch will not restore: \(error)")
+                "the restoration marker \(marker.key) could not be removed; the next launch will not restore: \(error)")
             return false
         }
     }

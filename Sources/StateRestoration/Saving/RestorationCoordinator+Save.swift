@@ -89,6 +89,8 @@ extension RestorationCoordinator {
     public func save(_ tree: ScreenTree) async throws -> SaveReport {
         try requireOutsideLaunch("save(_:)")
         try declaration.validate()
+        savesUnderWay += 1
+        defer { savesUnderWay -= 1 }
         let ticket = machine.requestSave(tree)
         await takeTurn()
         defer { passTurn() }
@@ -216,15 +218,27 @@ extension RestorationCoordinator {
                 .storeFailed, message: "cannot save archive \(configuration.storeKey): \(error)", underlying: error)
         }
         log.phase("write")
+        writtenRoot = root?.bytes
         report.byteCount = sealed.count
         ignoresSnapshotOnNextSave = false
         return report
     }
 
-    /// Whether an archive holds nothing but the tree: no registered or shared
-    /// objects, and no app-wide state. Two saves of equal trees then write the same.
-    func savesOnlyTheTree() -> Bool {
-        objects.isEmpty && (sharedObjects?.objects.isEmpty ?? true) && Delegate.AppState.self == NoAppState.self
+    /// Whether a save of `tree` would write what the store already holds: no save is under way
+    /// that would write another archive over it, the archive holds nothing but the hierarchy (no
+    /// registered or shared objects, no app-wide state, no request to ignore the snapshot), and
+    /// this coordinator's last write encoded the hierarchy as `tree` encodes now.
+    ///
+    /// The tree is walked as a save walks it, reusing the last save's encodings, so an
+    /// unchanged tree costs a comparison of each state and nothing is written.
+    func archiveHolds(_ tree: ScreenTree) -> Bool {
+        guard savesUnderWay == 0, let writtenRoot, !ignoresSnapshotOnNextSave, objects.isEmpty,
+            sharedObjects?.objects.isEmpty ?? true, Delegate.AppState.self == NoAppState.self
+        else { return false }
+        var report = SaveReport(saved: false)
+        let root = try? HierarchyArchiver(encoder: ArchiveEncoder(), previous: lastEncoding).archive(
+            tree, report: &report)
+        return root?.bytes == writtenRoot
     }
 
     /// Stops a save whose task was cancelled, before it writes anything.

@@ -307,6 +307,6 @@ public final class ActivityStore: RestorationStore {
 
     /// Whether a key names a crash-loop marker: it ends in `.restoring`.
     private static func isMarker(_ key: StoreKey) -> Bool {
-        key.rawValue.hasSuffix(".restoring")
+        key.rawValue.hasSuffix(StoreKey.restorationMarkerSuffix)
     }
 }

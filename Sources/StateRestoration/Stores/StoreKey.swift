@@ -1,9 +1,12 @@
 /// The name of one archive in a ``RestorationStore``, such as `"main"` or one per scene.
 ///
 /// A key is 1 to 100 characters from `A-Z`, `a-z`, `0-9`, `"."`, `"_"` and `"-"`, does not start
-/// with `"."` and does not contain `".rejected-"` (which names rejected copies). These rules keep
-/// every key a safe, portable file name: no path separators, no `".."`, no hidden files, no
-/// clash with the store's temporary and rejected files.
+/// with `"."`, does not contain `".rejected-"` (which names rejected copies) and does not end in
+/// `".restoring"` (which names the crash-loop markers a coordinator keeps beside an archive while
+/// a launch restores it). These rules keep every key a safe, portable file name (no path
+/// separators, no `".."`, no hidden files) and keep the store's own names apart from every
+/// key's archive: temporary files start with `"."`, rejected copies contain `".rejected-"`,
+/// markers end in `".restoring"`, so no key, however chosen, names one of them.
 ///
 /// Make keys from literals for fixed names, and validate names computed at run time:
 ///
@@ -32,6 +35,9 @@ public struct StoreKey: RawRepresentable, Hashable, Sendable, Comparable, Expres
     /// The text that names rejected copies, which keys may not contain.
     static let reservedMarker = ".rejected-"
 
+    /// The end of a crash-loop marker's key, which keys may not end in.
+    static let restorationMarkerSuffix = ".restoring"
+
     /// The key of an app's single archive, `"main"`.
     ///
     /// ```swift
@@ -46,8 +52,8 @@ public struct StoreKey: RawRepresentable, Hashable, Sendable, Comparable, Expres
     /// StoreKey(rawValue: "../x")     // nil
     /// ```
     ///
-    /// - Parameter rawValue: 1 to 100 characters of `[A-Za-z0-9._-]`, not starting with `"."`
-    ///   and not containing `".rejected-"`.
+    /// - Parameter rawValue: 1 to 100 characters of `[A-Za-z0-9._-]`, not starting with `"."`,
+    ///   not containing `".rejected-"` and not ending in `".restoring"`.
     public init?(rawValue: String) {
         guard Self.problem(with: rawValue) == nil else { return nil }
         self.rawValue = rawValue
@@ -84,7 +90,7 @@ public struct StoreKey: RawRepresentable, Hashable, Sendable, Comparable, Expres
     /// - Returns: The key.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidKey`` if the text is empty,
     ///   longer than 100 characters, contains a character outside `[A-Za-z0-9._-]`, starts with
-    ///   `"."` or contains `".rejected-"`.
+    ///   `"."`, contains `".rejected-"` or ends in `".restoring"`.
     public static func validated(_ rawValue: String) throws(StoreError) -> StoreKey {
         if let problem = problem(with: rawValue) {
             throw StoreError(code: .invalidKey, operation: .validateKey, reason: problem)
@@ -116,7 +122,30 @@ public struct StoreKey: RawRepresentable, Hashable, Sendable, Comparable, Expres
         if text.contains(reservedMarker) {
             return "\(shown) contains \"\(reservedMarker)\", which names rejected archives"
         }
+        if text.hasSuffix(restorationMarkerSuffix) {
+            return "\(shown) ends in \"\(restorationMarkerSuffix)\", which names restoration markers"
+        }
         return nil
+    }
+
+    /// The key of the crash-loop marker kept beside this key's archive while a launch restores
+    /// it: `<key>.restoring` for a key of up to 89 characters; for a longer one, its first 73
+    /// characters, `_`, a 64-bit FNV-1a hash of the whole key in hexadecimal and `.restoring`
+    /// (100 characters, longer than any of the first form, so the two forms never meet).
+    ///
+    /// No key ends in `".restoring"`, so a marker never names another key's archive.
+    package var restorationMarker: StoreKey {
+        let longestPlain = Self.maximumLength - Self.restorationMarkerSuffix.count - 1
+        if rawValue.count <= longestPlain { return StoreKey(unchecked: rawValue + Self.restorationMarkerSuffix) }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in rawValue.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        let digest = String(repeating: "0", count: 16 - digits.count) + digits
+        let kept = rawValue.prefix(Self.maximumLength - Self.restorationMarkerSuffix.count - 1 - digest.count)
+        // `_`, not `-`: a kept part ending in `.rejected` must not make the reserved `.rejected-`.
+        return StoreKey(unchecked: kept + "_" + digest + Self.restorationMarkerSuffix)
     }
 
     /// The first character a key may not contain, shown for a message (`"/"`, or

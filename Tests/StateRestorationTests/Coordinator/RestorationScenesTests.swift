@@ -117,7 +117,7 @@ private struct SceneDelegate: RestorationDelegate {
         // What else may share the store: a single-window archive, and the marker a
         // coordinator keeps beside a scene's archive while a launch restores it.
         try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(try Shop.busyTree())
-        try store.write(Data("restoring since now".utf8), to: "scene-window-1.restoring")
+        try store.write(Data("restoring since now".utf8), to: .marker("scene-window-1"))
         try store.write(Data("not an archive".utf8), to: "scenery")
 
         #expect(try scenes.savedScenes() == ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "window-1", "window-2"])
@@ -132,7 +132,7 @@ private struct SceneDelegate: RestorationDelegate {
         let discarded = try scenes.coordinator(for: "window-1")
         try await discarded.save(try Shop.busyTree())
         try await scenes.coordinator(for: "window-2").save(try otherTree())
-        try store.write(Data("restoring since now".utf8), to: "scene-window-1.restoring")
+        try store.write(Data("restoring since now".utf8), to: .marker("scene-window-1"))
 
         try await scenes.discardScene("window-1")
 

@@ -30,7 +30,7 @@ import Testing
     @Test("an archive with a marker beside it has no info unless restoresAfterCrash is set")
     func markerBesideArchive() async throws {
         let (store, coordinator) = try await saved(at: Date(), configuration: RestorationConfiguration())
-        try store.write(Data("restoring".utf8), to: "main.restoring")
+        try store.write(Data("restoring".utf8), to: .marker("main"))
         #expect(await coordinator.savedArchiveInfo() == nil)
         let debugging = RestorationCoordinator(
             screens: Shop.declaration(), store: store, configuration: RestorationConfiguration(restoresAfterCrash: true)

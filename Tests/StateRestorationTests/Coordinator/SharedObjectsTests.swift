@@ -296,7 +296,7 @@ enum Windows {
             check = "bad-magic"
         default:
             // The previous process died while the objects decoded.
-            try store.write(Data("restoring since then".utf8), to: "shared.restoring")
+            try store.write(Data("restoring since then".utf8), to: .marker("shared"))
             check = "crashed-during-restoration"
         }
 
@@ -312,7 +312,7 @@ enum Windows {
         #expect(note.hasPrefix("the shared objects' archive shared was rejected (\(check)) and moved aside to "))
         #expect(!note.contains("\n"))
         #expect(try store.read("shared") == nil)
-        #expect(try store.read("shared.restoring") == nil)
+        #expect(try store.read(.marker("shared")) == nil)
         #expect(try store.rejectedArchives(for: "shared").count == 1)
         #expect(try scenes.savedScenes() == ["window-1"])
 

@@ -44,6 +44,53 @@ import Testing
         #expect(relaunched.tree == model.tree)
     }
 
+    @Test(
+        "a background save after the app's own save writes the tab the user went back to, not the one that save wrote")
+    func backgroundSaveAfterAnExplicitSaveKeepsTheLastTab() async throws {
+        let store = CountingStore()
+        let model = try RestorationModel(screens: Shop.declaration(), store: store)
+        try await model.launch()
+        model.handle(.active)
+        model.handle(.inactive)  // saved with browse selected
+        await model.savesFinished()
+        model.selectedTab(in: "tabs").wrappedValue = "settings"
+        try await model.save()
+        model.selectedTab(in: "tabs").wrappedValue = "browse"
+        model.handle(.background)
+        await model.savesFinished()
+        #expect(model.lastSaveError == nil)
+
+        let relaunched = try RestorationModel(screens: Shop.declaration(), store: store)
+        try await relaunched.launch()
+        #expect(relaunched.selectedTab(in: "tabs").wrappedValue == "browse")
+        #expect(relaunched.tree == model.tree)
+    }
+
+    @Test(
+        "a background save after the app's own save, awaited or not, writes the draft's last words, not the words that save wrote",
+        arguments: [true, false])
+    func backgroundSaveAfterAnExplicitSaveKeepsTheLastDraft(awaited: Bool) async throws {
+        let store = CountingStore()
+        let model = try RestorationModel(screens: Shop.declaration(), store: store)
+        try await model.launch()
+        let draft = try #require(model.state(of: DraftScreen.self, at: "draft"))
+        draft.wrappedValue.text = "Dear Ada,"
+        model.handle(.active)
+        model.handle(.inactive)  // saved with "Dear Ada,"
+        await model.savesFinished()
+        draft.wrappedValue.text = "Dear Ada, I quit"
+        let explicit = Task { try await model.save() }
+        if awaited { _ = try await explicit.value } else { await Task.yield() }
+        draft.wrappedValue.text = "Dear Ada,"
+        model.handle(.background)
+        await model.savesFinished()
+        _ = try await explicit.value
+
+        let relaunched = try RestorationModel(screens: Shop.declaration(), store: store)
+        try await relaunched.launch()
+        #expect(relaunched.tree.screen(DraftScreen.self, at: "draft")?.state.text == "Dear Ada,")
+    }
+
     @Test func phasesSaveOnlyOnTheWayOut() async throws {
         let store = CountingStore()
         let model = try RestorationModel(screens: Shop.declaration(), store: store)

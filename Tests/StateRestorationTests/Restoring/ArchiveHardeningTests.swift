@@ -43,12 +43,12 @@ import Testing
     func unreadableStoreKeepsMarker() async throws {
         let store = LockableStore()
         try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(try Shop.busyTree())
-        try store.write(Data("restoring since an earlier launch".utf8), to: "main.restoring")
+        try store.write(Data("restoring since an earlier launch".utf8), to: .marker("main"))
 
         store.failingReads.withLock { $0 = true }
         let unreadable = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
         #expect(unreadable.report.freshReason?.code == .storeUnreadable)
-        #expect(try store.read("main.restoring") != nil)
+        #expect(try store.read(.marker("main")) != nil)
 
         store.failingReads.withLock { $0 = false }
         let next = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()

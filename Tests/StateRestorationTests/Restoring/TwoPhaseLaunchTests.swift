@@ -164,10 +164,10 @@ private struct LaunchInProgress {
         let (store, coordinator) = (launch.store, launch.coordinator)
         _ = try await launch.finish()
 
-        #expect(try store.read("main.restoring") != nil)
+        #expect(try store.read(.marker("main")) != nil)
         #expect(await coordinator.savedArchiveInfo() == nil)  // a launch now would not restore it
         await coordinator.restoredInterfaceDidAppear()
-        #expect(try store.read("main.restoring") == nil)
+        #expect(try store.read(.marker("main")) == nil)
         #expect(await coordinator.savedArchiveInfo() != nil)
     }
 
@@ -175,9 +175,9 @@ private struct LaunchInProgress {
     func saveRemovesMarker() async throws {
         let launch = try await LaunchInProgress()
         let store = launch.store
-        #expect(try store.read("main.restoring") != nil)
+        #expect(try store.read(.marker("main")) != nil)
         try await launch.coordinator.save(launch.host)
-        #expect(try store.read("main.restoring") == nil)
+        #expect(try store.read(.marker("main")) == nil)
         _ = try await launch.finish()
         let relaunched = try await RestorationCoordinator(screens: mail, store: store).launch()
         #expect(relaunched.report.outcome == .restored)
@@ -198,7 +198,7 @@ private struct LaunchInProgress {
         async let session = coordinator.launch()
         #expect(await eventually { gate.waiterCount == 1 })
         await coordinator.restoredInterfaceDidAppear()
-        #expect(try store.read("main.restoring") != nil)
+        #expect(try store.read(.marker("main")) != nil)
         gate.open()
         _ = try await session
     }

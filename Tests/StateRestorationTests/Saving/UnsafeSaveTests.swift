@@ -51,10 +51,10 @@ private final class StuckMarkerStore: RestorationStore, Sendable {
         try await coordinator.launch(into: host)
         try await MainActor.run { try host.tree.update(DraftScreen.self, at: "draft") { $0.state.text = "new" } }
         await #expect(throws: RestorationError.self) { try await coordinator.save(host) }
-        #expect(try store.read("main.restoring") != nil)
+        #expect(try store.read(.marker("main")) != nil)
         store.unstick()
         try await coordinator.save(host)
-        #expect(try store.read("main.restoring") == nil)
+        #expect(try store.read(.marker("main")) == nil)
         let relaunched = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
         #expect(relaunched.tree.screen(DraftScreen.self, at: "draft")?.state.text == "new")
     }
@@ -70,7 +70,7 @@ private final class StuckMarkerStore: RestorationStore, Sendable {
         let report = try await RestorationCoordinator(screens: Shop.declaration(), store: store, delegate: Declining())
             .launch(into: host)
         #expect(report.freshReason?.code == .declinedByDelegate)
-        #expect(try store.read("main.restoring") == nil)
+        #expect(try store.read(.marker("main")) == nil)
         // A process that dies now leaves the archive restorable.
         let next = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
         #expect(next.report.outcome == .restored)

@@ -17,8 +17,8 @@ private struct MarkerWatcher: RestorationDelegate {
     let seen: Probe
 
     func didFinishLaunching(_ report: LaunchReport, context: RestorationContext) async {
-        let marker = (try? markers.keys().map(\.rawValue)) ?? []
-        seen.record("markers during launch: \(marker)")
+        let marker = (try? markers.read(.marker("main"))) != nil
+        seen.record("marker during launch: \(marker)")
     }
 }
 
@@ -97,17 +97,17 @@ private struct MarkerWatcher: RestorationDelegate {
             screens: Shop.declaration(), store: store, delegate: MarkerWatcher(markers: markers, seen: seen)
         ).launch()
         #expect(session.report.outcome == .restored)
-        #expect(seen.recorded == [#"markers during launch: ["main.restoring"]"#])
-        #expect(try markers.keys() == [])
+        #expect(seen.recorded == ["marker during launch: true"])
+        #expect(try markers.read(.marker("main")) == nil)
         #expect(try store.keys() == [.main])
 
         // The process died while restoring: the system gives the same bytes back, the marker is still there.
-        try markers.write(Data("restoring since then".utf8), to: "main.restoring")
+        try markers.write(Data("restoring since then".utf8), to: .marker("main"))
         let afterCrash = ActivityStore(archive: bytes, markers: markers)
         let next = try await RestorationCoordinator(screens: Shop.declaration(), store: afterCrash).launch()
         #expect(next.report.freshReason?.code == .crashedDuringRestoration)
         #expect(afterCrash.archive == nil)
-        #expect(try markers.keys() == [])
+        #expect(try markers.read(.marker("main")) == nil)
     }
 
     @Test("the store holds one key's archive: another key reads nil, and writing it throws and changes nothing")
@@ -129,9 +129,9 @@ private struct MarkerWatcher: RestorationDelegate {
         #expect(handed.recorded.isEmpty)
 
         // Markers of any key live beside it, and are not the archive.
-        try store.write(Data("marker".utf8), to: "scene-window-1.restoring")
-        #expect(try store.keys() == ["scene-window-1", "scene-window-1.restoring"])
-        try store.remove("scene-window-1.restoring")
+        try store.write(Data("marker".utf8), to: .marker("scene-window-1"))
+        #expect(try store.keys() == ["scene-window-1", .marker("scene-window-1")])
+        try store.remove(.marker("scene-window-1"))
         try store.remove("scene-window-1")
         #expect(store.archive == nil)
         #expect(handed.recorded == [nil])

@@ -1,4 +1,5 @@
 import Foundation
+import StateRestoration
 import Testing
 
 #if canImport(Glibc)
@@ -125,4 +126,10 @@ enum TestSupport {
         }
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+extension StoreKey {
+    /// The key of the crash-loop marker a coordinator keeps beside `key`'s archive while a
+    /// launch restores it.
+    static func marker(_ key: StoreKey) -> StoreKey { key.restorationMarker }
 }
