@@ -25,16 +25,24 @@ public func fuzzOne(_ data: Data) {
     if resealed != data { launch(resealed) }
 }
 
-/// Launches a coordinator on `data` in a task, and waits until the task has let go of
-/// everything it captured, so that LeakSanitizer, which counts after each input, sees no
-/// memory in flight.
+/// Launches a coordinator on `data` from an in-memory store.
+private func launch(_ data: Data) {
+    runInTask {
+        let store = InMemoryStore()
+        try? store.write(data, to: .main)
+        _ = try? await RestorationCoordinator(screens: fuzzScreens, store: store).launch()
+    }
+}
+
+/// Runs `body` in a task, and waits until the task has let go of everything it captured, so
+/// that LeakSanitizer, which counts after each input, sees no memory in flight.
 ///
-/// The launch calls the screens' finished-restoring hooks on the main actor, whose jobs run on
+/// A launch calls the screens' finished-restoring hooks on the main actor, whose jobs run on
 /// the main thread: the one libFuzzer calls this on. So it waits by running the main run loop,
 /// which runs them, rather than by blocking the thread.
-private func launch(_ data: Data) {
+func runInTask(_ body: @escaping @Sendable () async -> Void) {
     let released = DispatchSemaphore(value: 0)
-    launchInTask(data, token: ReleaseToken(released))
+    startTask(body, token: ReleaseToken(released))
     while released.wait(timeout: .now()) == .timedOut {
         _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
     }
@@ -75,11 +83,10 @@ private final class ReleaseToken: Sendable {
     deinit { semaphore.signal() }
 }
 
-private func launchInTask(_ data: Data, token: ReleaseToken) {
+/// Starts `body` in a task that holds `token` until it ends (the caller holds no reference to it).
+private func startTask(_ body: @escaping @Sendable () async -> Void, token: ReleaseToken) {
     Task {
-        let store = InMemoryStore()
-        try? store.write(data, to: .main)
-        _ = try? await RestorationCoordinator(screens: fuzzScreens, store: store).launch()
+        await body()
         _ = token
     }
 }
