@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
-// The libFuzzer target over the archive reader, kept out of the main package's
-// build. Run it with ../Scripts/fuzz.sh SECONDS.
+// The libFuzzer target over the archive reader and the save path, kept out of the
+// main package's build. Run it with ../Scripts/fuzz.sh SECONDS.
 import PackageDescription
 
 let package = Package(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the archive fuzzer (Fuzz/) with libFuzzer and AddressSanitizer and runs
-# it for SECONDS (default 60) from the committed seed corpus. New inputs go into a
-# working corpus under Fuzz/.build-fuzz; a crash is written to fuzz-artifacts/.
+# Builds the fuzzer of the archive reader and the save path (Fuzz/) with libFuzzer and
+# AddressSanitizer and runs it for SECONDS (default 60) from the committed seed corpus. New
+# inputs go into a working corpus under Fuzz/.build-fuzz; a crash is written to fuzz-artifacts/.
 set -euo pipefail
 seconds="${1:-60}"
 cd "$(dirname "$0")/.."

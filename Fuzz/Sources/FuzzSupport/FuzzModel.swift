@@ -72,15 +72,15 @@ struct FuzzModel: Codable {
 func seedTree() throws -> ScreenTree {
     var tree = try fuzzScreens.makeInitialTree()
     try tree.update(SearchScreen.self, at: "search#0") {
-        $0.state = .init(query: "oat milk", filters: ["organic"], scrollOffset: 120, savedAt: Date(timeIntervalSince1970: 1e9))
+        $0.state = .init(
+            query: "oat milk", filters: ["organic"], scrollOffset: 120, savedAt: Date(timeIntervalSince1970: 1e9))
     }
     try tree.push(
         ProductScreen(state: .init(productID: "p-1", quantity: 2, source: .search(query: "oat"), variants: [1: "1 l"])),
         onto: "browse")
+    let recommended = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
     try tree.push(
-        ProductScreen(
-            state: .init(
-                productID: "p-2", source: .recommendation(id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID(), rank: 3))),
+        ProductScreen(state: .init(productID: "p-2", source: .recommendation(id: recommended, rank: 3))),
         onto: "browse")
     try tree.present(ComposeScreen(state: .init(body: "Is it", attachment: Data([1, 2, 3]))), over: "product#2")
     try tree.selectTab("settings", in: "tabs")

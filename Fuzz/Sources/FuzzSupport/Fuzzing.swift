@@ -3,12 +3,14 @@ public import Foundation
 import StateRestoration
 
 /// Feeds one input through the type-free reader, the Codable decoder on an
-/// app-like model, and a whole launch of the coordinator, or, for an input that starts
+/// app-like model, and a whole launch of the coordinator; for an input that starts
 /// with ``journalTag``, through the journal of an older build that a `FileStore` reads
-/// (``fuzzJournal(_:)``). None of them
-/// may crash, hang or allocate without bound; all may throw.
+/// (``fuzzJournal(_:)``); and for one that starts with ``savesTag``, through a program of
+/// tree edits, saves and relaunches (``fuzzSaves(_:)``), where each relaunch must restore the
+/// tree last saved. None of them may crash, hang or allocate without bound; all may throw.
 public func fuzzOne(_ data: Data) {
     if data.starts(with: journalTag) { return fuzzJournal(data) }
+    if data.starts(with: savesTag) { return fuzzSaves(data) }
     if let value = try? ArchiveValue(decoding: data) {
         _ = value.jsonString(prettyPrinted: false)
     }
@@ -25,16 +27,24 @@ public func fuzzOne(_ data: Data) {
     if resealed != data { launch(resealed) }
 }
 
-/// Launches a coordinator on `data` in a task, and waits until the task has let go of
-/// everything it captured, so that LeakSanitizer, which counts after each input, sees no
-/// memory in flight.
+/// Launches a coordinator on `data` from an in-memory store.
+private func launch(_ data: Data) {
+    runInTask {
+        let store = InMemoryStore()
+        try? store.write(data, to: .main)
+        _ = try? await RestorationCoordinator(screens: fuzzScreens, store: store).launch()
+    }
+}
+
+/// Runs `body` in a task, and waits until the task has let go of everything it captured, so
+/// that LeakSanitizer, which counts after each input, sees no memory in flight.
 ///
-/// The launch calls the screens' finished-restoring hooks on the main actor, whose jobs run on
+/// A launch calls the screens' finished-restoring hooks on the main actor, whose jobs run on
 /// the main thread: the one libFuzzer calls this on. So it waits by running the main run loop,
 /// which runs them, rather than by blocking the thread.
-private func launch(_ data: Data) {
+func runInTask(_ body: @escaping @Sendable () async -> Void) {
     let released = DispatchSemaphore(value: 0)
-    launchInTask(data, token: ReleaseToken(released))
+    startTask(body, token: ReleaseToken(released))
     while released.wait(timeout: .now()) == .timedOut {
         _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
     }
@@ -75,18 +85,18 @@ private final class ReleaseToken: Sendable {
     deinit { semaphore.signal() }
 }
 
-private func launchInTask(_ data: Data, token: ReleaseToken) {
+/// Starts `body` in a task that holds `token` until it ends (the caller holds no reference to it).
+private func startTask(_ body: @escaping @Sendable () async -> Void, token: ReleaseToken) {
     Task {
-        let store = InMemoryStore()
-        try? store.write(data, to: .main)
-        _ = try? await RestorationCoordinator(screens: fuzzScreens, store: store).launch()
+        await body()
         _ = token
     }
 }
 
-/// Writes the seed corpus: real restoration archives and standalone encodings. The `journal`
-/// seed, an archive file and the journal an older build's `FileStore` appended to it, is not
-/// written: `FileStore` reads journals but never writes them, so the committed seed is kept as it is.
+/// Writes the seed corpus: real restoration archives, standalone encodings, and programs of
+/// tree edits and saves (``saveSeeds``). The `journal` seed, an archive file and the journal an
+/// older build's `FileStore` appended to it, is not written: `FileStore` reads journals but never
+/// writes them, so the committed seed is kept as it is.
 public func writeCorpus(to directory: URL) async throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let storeDirectory = directory.appendingPathComponent("store")
@@ -109,4 +119,7 @@ public func writeCorpus(to directory: URL) async throws {
     try ArchiveEncoder().encode(model).write(to: directory.appendingPathComponent("model"))
     try ArchiveEncoder().encode([1, 2, 3]).write(to: directory.appendingPathComponent("int-array"))
     try ArchiveEncoder().encode(["k": "v"]).write(to: directory.appendingPathComponent("string-map"))
+    for seed in saveSeeds {
+        try saveInput(seed.operations).write(to: directory.appendingPathComponent(seed.name))
+    }
 }
