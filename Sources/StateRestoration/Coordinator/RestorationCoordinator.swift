@@ -155,14 +155,15 @@ public actor RestorationCoordinator<Delegate: RestorationDelegate> {
         machine.discardTurn(ticket: ticket)
         writtenRoot = nil
         let key = configuration.storeKey
-        for stored in [key, marker.key] {
-            do {
-                try store.remove(stored)
-            } catch {
-                throw RestorationError(
-                    .storeFailed, message: "cannot discard archive \(key): cannot remove \(stored): \(error)",
-                    underlying: error)
-            }
+        var removing = key
+        do {
+            try store.remove(key)
+            removing = marker.key
+            try marker.disarm()
+        } catch {
+            throw RestorationError(
+                .storeFailed, message: "cannot discard archive \(key): cannot remove \(removing): \(error)",
+                underlying: error)
         }
     }
 
