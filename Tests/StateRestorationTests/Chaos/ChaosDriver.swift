@@ -169,16 +169,11 @@ final class ChaosDriver {
             if awaited {
                 await save(index, model)
             } else {
-                let generation = generation
-                process.tasks.append(
-                    Task {
-                        guard generation == self.generation else {
-                            _ = try? await model.save()  // the killed process goes on, against its own directory
-                            return
-                        }
-                        await self.save(index, model)
-                    })
+                startSave(index, model)
             }
+        case .peek(let index, let peek):
+            guard let model = await ready(index) else { return }
+            await self.peek(index, model, peek)
         case .savesFinished(let index):
             await finishSaves(index)
         case .yield(let count):
@@ -188,6 +183,7 @@ final class ChaosDriver {
             guard !process.windows[index].isInBackground else { return note("in the background: no interface") }
             await model.restoredInterfaceDidAppear()
             oracles[index].interfaceAppeared()
+            note("w\(index): interface appeared")
         case .kill(let kill):
             var settling = kill.settles
             for launch in kill.launches {
@@ -230,9 +226,58 @@ final class ChaosDriver {
             try await model.save()
             guard generation == self.generation else { return }
             oracles[index].explicitSaveReturned(number)
+            note("w\(index): save returned")
         } catch {
             guard generation == self.generation else { return }
             fail("w\(index): save() threw: \(error)")
+        }
+    }
+
+    /// Starts an explicit save in a task nothing awaits.
+    private func startSave(_ index: Int, _ model: ChaosMail.Model) {
+        let generation = generation
+        process.tasks.append(
+            Task {
+                guard generation == self.generation else {
+                    _ = try? await model.save()  // the killed process goes on, against its own directory
+                    return
+                }
+                await self.save(index, model)
+            })
+    }
+
+    /// Opens what a peek opens, saves if it says so, and goes back.
+    private func peek(_ index: Int, _ model: ChaosMail.Model, _ peek: ChaosPeek) async {
+        let selection = model.selectedTab(in: "tabs")
+        let tab = selection.get()
+        let path = model.path(of: "inbox")
+        let stack = path.get()
+        let sheet = model.presented(over: "inbox")
+        switch peek.target {
+        case .tab:
+            let next = ChaosMail.tabs[((ChaosMail.tabs.firstIndex(of: tab) ?? 0) + 1) % ChaosMail.tabs.count]
+            edit(index, "\(tab) → \(next)") { try selection.set(next) }
+        case .thread(let id):
+            let thread = ScreenEntry(ChaosMail.ThreadScreen(state: .init(threadID: id)))
+            edit(index, "opened a thread") { try path.set(stack + [thread]) }
+        case .compose:
+            guard sheet.get() == nil else { return note("a draft is open already") }
+            edit(index, "opened compose") { try sheet.set(ScreenEntry(ChaosMail.ComposeScreen())) }
+        }
+        switch peek.save {
+        case .none:
+            break
+        case .awaited:
+            await save(index, model)
+        case .notAwaited:
+            startSave(index, model)
+            await Task.yield()  // the save captures the open tree before the user goes back
+        }
+        guard failure == nil else { return }
+        switch peek.target {
+        case .tab: edit(index, "back to \(tab)") { try selection.set(tab) }
+        case .thread: edit(index, "back") { try path.set(stack) }
+        case .compose: edit(index, "dismissed") { try sheet.set(nil) }
         }
     }
 
@@ -374,6 +419,7 @@ final class ChaosDriver {
                 if appears {
                     await process.windows[index].model.restoredInterfaceDidAppear()
                     oracles[index].interfaceAppeared()
+                    note("w\(index): interface appeared")
                 }
             }
         case .pending, .killedInForeground:

@@ -59,6 +59,8 @@ struct ChaosOracle {
     private var uncheckedPhaseSaves = 0
     /// Whether this process's restoration marker may still be on disk.
     private var markerMayBePending = true
+    /// How many processes were killed before their launch was checked, since the last check.
+    private var uncheckedLaunches = 0
 
     /// An oracle for a window that has never saved.
     init(initial: ScreenTree) {
@@ -99,11 +101,17 @@ struct ChaosOracle {
         default:
             problem = "the launch started fresh: \(report.freshReason?.description ?? "no reason")"
         }
-        if let problem {
+        if var problem {
+            if uncheckedLaunches > 0 {
+                problem +=
+                    " (\(uncheckedLaunches) launches before this one were killed unchecked: one of them may have "
+                    + "started fresh or thrown the archive away where it should not have)"
+            }
             let restored = ["restored (\(report.outcome.rawValue)):", tree.description]
             return ([problem] + restored + ["allowed:"] + candidates.map(\.description)).joined(separator: "\n")
         }
         launchChecked = true
+        uncheckedLaunches = 0
         versions = [tree]
         saves = [Save(first: 0, last: 0)] + Array(repeating: Save(first: 0, last: nil), count: uncheckedPhaseSaves)
         uncheckedPhaseSaves = 0
@@ -129,6 +137,7 @@ struct ChaosOracle {
             // The launch may have moved the archive aside for the crash before it; nothing else changed.
             next = candidates
             if crashAllowed && !next.contains(initial) { next.append(initial) }
+            uncheckedLaunches += 1
         }
         crashAllowed = (!launchChecked && crashAllowed) || (markerMayBePending && !inBackground)
         candidates = next

@@ -78,6 +78,8 @@ enum ChaosStep: Sendable, CustomStringConvertible {
     case type(window: Int, text: String)
     /// Closes the desk's card in `slot`, or pins one there if it is empty (`children(of:)`).
     case toggleCard(window: Int, slot: String, note: String)
+    /// Opens something and goes back from it, the app perhaps saving in between.
+    case peek(window: Int, ChaosPeek)
     /// Moves the window to its next phase along a path SwiftUI takes; `choice` picks the branch.
     case phase(window: Int, choice: Int)
     /// Saves explicitly: awaited, or started in a task that nothing awaits.
@@ -96,24 +98,25 @@ enum ChaosStep: Sendable, CustomStringConvertible {
         let window = Int.random(in: 0..<windows, using: &random)
         func text() -> String { String(Int.random(in: 0..<1000, using: &random)) }
         switch Int.random(in: 0..<100, using: &random) {
-        case 0..<9:
+        case 0..<8:
             let count = Int.random(in: 1...4, using: &random)
             self = .push(window: window, screens: (0..<count).map { _ in ChaosPushedScreen(random: &random) })
-        case 9..<15: self = .pop(window: window, keep: Int.random(in: 0..<5, using: &random))
-        case 15..<25:
+        case 8..<13: self = .pop(window: window, keep: Int.random(in: 0..<5, using: &random))
+        case 13..<21:
             let tab = Bool.random(using: &random) ? nil : ChaosMail.tabs.randomElement(using: &random)
             self = .selectTab(window: window, tab: tab)
-        case 25..<29: self = .present(window: window, to: "friend\(text())@example.com")
-        case 29..<33: self = .dismiss(window: window)
-        case 33..<38: self = .type(window: window, text: " w\(text())")
-        case 38..<42:
+        case 21..<24: self = .present(window: window, to: "friend\(text())@example.com")
+        case 24..<27: self = .dismiss(window: window)
+        case 27..<32: self = .type(window: window, text: " w\(text())")
+        case 32..<36:
             self = .toggleCard(
                 window: window, slot: ChaosMail.deskSlots.randomElement(using: &random) ?? "pinned", note: "n\(text())")
+        case 36..<42: self = .peek(window: window, ChaosPeek(random: &random))
         case 42..<60: self = .phase(window: window, choice: Int.random(in: 0..<12, using: &random))
-        case 60..<72: self = .save(window: window, awaited: Bool.random(using: &random))
-        case 72..<78: self = .savesFinished(window: window)
-        case 78..<85: self = .yield(Int.random(in: 1...12, using: &random))
-        case 85..<90: self = .interfaceAppeared(window: window)
+        case 60..<70: self = .save(window: window, awaited: Bool.random(using: &random))
+        case 70..<76: self = .savesFinished(window: window)
+        case 76..<84: self = .yield(Int.random(in: 1...12, using: &random))
+        case 84..<90: self = .interfaceAppeared(window: window)
         default: self = .kill(ChaosKill(random: &random))
         }
     }
@@ -129,6 +132,7 @@ enum ChaosStep: Sendable, CustomStringConvertible {
         case .dismiss(let window): "w\(window) dismiss compose"
         case .type(let window, let text): "w\(window) type \"\(text)\""
         case .toggleCard(let window, let slot, let note): "w\(window) toggle card \(slot) (\(note))"
+        case .peek(let window, let peek): "w\(window) peek: \(peek)"
         case .phase(let window, let choice): "w\(window) next phase (choice \(choice))"
         case .save(let window, let awaited): "w\(window) save\(awaited ? "" : ", not awaited")"
         case .savesFinished(let window): "w\(window) await savesFinished()"
@@ -157,6 +161,60 @@ enum ChaosPushedScreen: Sendable, CustomStringConvertible {
         switch self {
         case .thread(let id): "thread \(id)"
         case .message(let id): "message \(id)"
+        }
+    }
+}
+
+/// A look the user takes and takes back (another tab, a thread, the compose
+/// sheet), while which the app may save: the tree comes back to what it was.
+struct ChaosPeek: Sendable, CustomStringConvertible {
+    /// What the user opens.
+    enum Target: Sendable {
+        /// The next tab, then back.
+        case tab
+        /// A thread pushed onto the inbox, then popped.
+        case thread(String)
+        /// The compose sheet, when none is open, then dismissed.
+        case compose
+    }
+
+    /// Whether the app saves while it is open.
+    enum Save: Sendable {
+        /// It does not.
+        case none
+        /// It saves and the step awaits the save.
+        case awaited
+        /// It starts a save that nothing awaits.
+        case notAwaited
+    }
+
+    /// What the user opens.
+    let target: Target
+    /// Whether the app saves meanwhile.
+    let save: Save
+
+    /// Draws a peek.
+    init(random: inout SplitMix64) {
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: target = .tab
+        case 1: target = .thread("t\(Int.random(in: 0..<100, using: &random))")
+        default: target = .compose
+        }
+        save = [Save.none, .awaited, .notAwaited].randomElement(using: &random) ?? .none
+    }
+
+    /// `thread t3, saved meanwhile`.
+    var description: String {
+        let what =
+            switch target {
+            case .tab: "the next tab"
+            case .thread(let id): "thread \(id)"
+            case .compose: "compose"
+            }
+        switch save {
+        case .none: return what
+        case .awaited: return what + ", saved meanwhile"
+        case .notAwaited: return what + ", a save started meanwhile"
         }
     }
 }
