@@ -121,8 +121,7 @@ final class ChaosDriver {
             let selection = model.selectedTab(in: "tabs")
             let window = process.windows[index]
             let current = selection.get()
-            let following = ChaosMail.tabs[((ChaosMail.tabs.firstIndex(of: current) ?? 0) + 1) % ChaosMail.tabs.count]
-            let next = tab ?? window.previousTab ?? following
+            let next = tab ?? window.previousTab ?? ChaosMail.tab(after: current)
             if next != current { window.previousTab = current }
             edit(index, "\(current) → \(next)") { try selection.set(next) }
         case .present(let index, let to):
@@ -255,7 +254,7 @@ final class ChaosDriver {
         let sheet = model.presented(over: "inbox")
         switch peek.target {
         case .tab:
-            let next = ChaosMail.tabs[((ChaosMail.tabs.firstIndex(of: tab) ?? 0) + 1) % ChaosMail.tabs.count]
+            let next = ChaosMail.tab(after: tab)
             edit(index, "\(tab) → \(next)") { try selection.set(next) }
         case .thread(let id):
             let thread = ScreenEntry(ChaosMail.ThreadScreen(state: .init(threadID: id)))
@@ -470,56 +469,4 @@ final class ChaosDriver {
         note("FAILED: \(message.prefix { $0 != "\n" })")
         if failure == nil { failure = "\(stepNumber == 0 ? "at the end" : "at step \(stepNumber)"): \(message)" }
     }
-}
-
-/// One simulated process: its store and its windows.
-@MainActor
-final class ChaosProcess {
-    /// The store over the process's directory.
-    let store: ChaosStore
-    /// The windows.
-    let windows: [ChaosWindow]
-    /// Saves started in tasks nothing awaits.
-    var tasks: [Task<Void, Never>] = []
-
-    /// Creates a process.
-    init(store: ChaosStore, windows: [ChaosWindow]) {
-        self.store = store
-        self.windows = windows
-    }
-}
-
-/// One window of a process: its model, its launch and where it is in its phases.
-@MainActor
-final class ChaosWindow {
-    /// The window's identifier.
-    let name: String
-    /// The window's model.
-    let model: ChaosMail.Model
-    /// The launch, until the driver awaited and checked it.
-    var launch: Task<LaunchReport?, Never>?
-    /// The last of active, background and terminate the window was given; active at launch.
-    var lastSignificantPhase = AppPhase.active
-    /// Whether `savesFinished()` returned since the window last went to the background.
-    var backgroundSettled = false
-    /// The tab selected before the current one, once a step changed tabs.
-    var previousTab: String?
-
-    /// Creates a window.
-    init(name: String, model: ChaosMail.Model) {
-        self.name = name
-        self.model = model
-    }
-
-    /// Whether the window is out of the foreground (inactive on the way back in included).
-    var isInBackground: Bool { lastSignificantPhase != .active }
-
-    /// Where the window is, for the log: in the foreground, or in the background and settled or not.
-    var place: String {
-        guard isInBackground else { return "in the foreground" }
-        return backgroundSettled ? "in the background, settled" : "in the background"
-    }
-
-    /// Whether the window was terminated.
-    var isTerminated: Bool { lastSignificantPhase == .terminate }
 }

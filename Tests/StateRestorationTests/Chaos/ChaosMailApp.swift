@@ -68,6 +68,11 @@ enum ChaosMail {
     /// The tabs, in order.
     static let tabs = ["inbox", "settings", "desk"]
 
+    /// The tab after `tab`, the first after the last.
+    static func tab(after tab: String) -> String {
+        tabs[((tabs.firstIndex(of: tab) ?? 0) + 1) % tabs.count]
+    }
+
     /// The app's screens.
     static let declaration = ScreenDeclaration {
         Tabs("tabs", selected: "inbox") {

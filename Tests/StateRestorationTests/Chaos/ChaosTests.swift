@@ -1,121 +1,90 @@
 import Foundation
 import Testing
 
-/// How many seeds, how many steps, and the first seed, from the environment.
-struct ChaosSettings {
-    /// The number of seeds: `STATE_RESTORATION_CHAOS_SEEDS`, 30 by default.
-    let seeds: Int
-    /// The steps per seed: `STATE_RESTORATION_CHAOS_STEPS`, 40 by default.
-    let steps: Int
-    /// The first seed: `STATE_RESTORATION_CHAOS_SEED`, 1 by default.
-    let firstSeed: UInt64
-    /// How many seeds one child process runs.
-    static let batchSize = 50
-
-    /// Reads the settings from an environment.
-    init(environment: [String: String]) {
-        seeds = environment["STATE_RESTORATION_CHAOS_SEEDS"].flatMap { Int($0) } ?? 30
-        steps = environment["STATE_RESTORATION_CHAOS_STEPS"].flatMap { Int($0) } ?? 40
-        firstSeed = environment["STATE_RESTORATION_CHAOS_SEED"].flatMap { UInt64($0) } ?? 1
-    }
-
-    /// The command that replays one seed.
-    func replay(_ seed: UInt64) -> String {
-        "STATE_RESTORATION_CHAOS_SEED=\(seed) STATE_RESTORATION_CHAOS_SEEDS=1 STATE_RESTORATION_CHAOS_STEPS=\(steps) "
-            + "swift test --filter ChaosTests"
-    }
-}
-
-/// A batch of seeds that a child process runs.
-struct ChaosBatch: Codable, Sendable {
-    /// The first seed.
-    var first: UInt64
-    /// How many seeds.
-    var count: Int
-    /// The steps per seed.
-    var steps: Int
-    /// The directory the report and the standard error go to.
-    var directory: String
-
-    /// Runs the seeds, writing each plan before it runs and each failure to the
-    /// report; exits with status 1 if any seed failed (a trap ends it with a signal).
-    @MainActor
-    func run() async throws {
-        let report = try ChaosReport.Writer(path: directory + "/report", errors: directory + "/errors")
-        var failed = false
-        for seed in first..<first + UInt64(count) {
-            let plan = ChaosPlan(seed: seed, stepCount: steps)
-            report.begin(plan)
-            let outcome = await ChaosDriver.run(plan) { report.log(seed, $0) }
-            report.end(seed, outcome)
-            if outcome.failure != nil { failed = true }
-        }
-        report.endBatch()
-        if failed { exit(EXIT_FAILURE) }
-    }
-}
-
+/// The chaos test: random steps on the mail app, in child processes; a failed seed is an issue that says how to replay it.
 @Suite struct ChaosTests {
     #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+        /// Runs the seeds batch by batch; after a trap, goes on from the seed after it.
         @Test("Random edits, phases, saves and kills never restore an older tree, nor report a crash that was none")
         func randomRuns() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let settings = ChaosSettings(environment: ProcessInfo.processInfo.environment)
-            let end = settings.firstSeed + UInt64(settings.seeds)
+            var tally = Tally(settings: settings)
             var next = settings.firstSeed
-            var seedsRun = 0
-            var kills = 0
-            var killedLaunches = 0
-            var failed: [UInt64] = []
-            while next < end {
-                let count = Int(min(UInt64(ChaosSettings.batchSize), end - next))
-                let path = directory.url.path
-                let batch = ChaosBatch(first: next, count: count, steps: settings.steps, directory: path)
+            while next < settings.endSeed {
+                let count = Int(min(UInt64(ChaosSettings.batchSize), settings.endSeed - next))
+                let batch = ChaosBatch(first: next, count: count, steps: settings.steps, directory: directory.url.path)
+                try? FileManager.default.removeItem(atPath: batch.reportPath)
+                try? FileManager.default.removeItem(atPath: batch.errorsPath)
                 await #expect(processExitsWith: .success) { [batch = batch as ChaosBatch] in try await batch.run() }
-                let report = ChaosReport(output: Self.read(path + "/report"))
-                for seed in report.order {
-                    guard let lines = report.seeds[seed] else { continue }
-                    seedsRun += 1
-                    kills += lines.counts?.kills ?? 0
-                    killedLaunches += lines.counts?.killedLaunches ?? 0
-                    if !lines.failure.isEmpty {
-                        failed.append(seed)
-                        Issue.record(Comment(rawValue: Self.describe(seed, lines, settings, lines.failure)))
-                    }
-                }
-                if report.batchEnded {
-                    next += UInt64(count)
-                } else if let trapped = report.unfinishedSeed, let lines = report.seeds[trapped] {
-                    failed.append(trapped)
-                    let errors = Self.read(path + "/errors").split(separator: "\n").prefix(6).map(String.init)
-                    let message = ["the process ended while it ran; its standard error begins:"]
-                    Issue.record(Comment(rawValue: Self.describe(trapped, lines, settings, message + errors)))
-                    next = trapped + 1
-                } else {
-                    let errors = Self.read(path + "/errors")
-                    Issue.record("the child process ended before it began seed \(next); its standard error: \(errors)")
-                    return
-                }
+                guard let resume = tally.read(batch) else { return }
+                next = resume
             }
-            let failures = failed.isEmpty ? "none failed" : "failed: \(failed.map(String.init).joined(separator: ", "))"
-            print(
-                "chaos: \(seedsRun) seeds × \(settings.steps) steps from seed \(settings.firstSeed), "
-                    + "\(kills) kills, \(killedLaunches) launches killed; \(failures)")
+            print(tally.summary)
         }
     #endif
+}
 
-    /// A file's text; empty when there is none.
-    static func read(_ path: String) -> String {
-        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    }
+extension ChaosTests {
+    /// The seeds run so far, their kills, and those that failed.
+    struct Tally {
+        /// The settings of the run.
+        let settings: ChaosSettings
+        /// How many seeds ran.
+        private var seeds = 0
+        /// How many kills they made.
+        private var kills = 0
+        /// How many of those landed while a launch was not yet checked.
+        private var killedLaunches = 0
+        /// The seeds that failed.
+        private var failed: [UInt64] = []
 
-    /// A failed seed's message, the replay command, and its plan.
-    static func describe(_ seed: UInt64, _ lines: ChaosReport.Seed, _ settings: ChaosSettings, _ what: [String])
-        -> String
-    {
-        (["chaos seed \(seed) failed; replay with:", settings.replay(seed)] + what + ["plan:"]
-            + lines.plan.map { "  \($0)" } + ["what the steps did:"] + lines.log.map { "  \($0)" })
-            .joined(separator: "\n")
+        /// Creates an empty tally.
+        init(settings: ChaosSettings) { self.settings = settings }
+
+        /// Reads what a batch's child wrote, records an issue for each failed seed,
+        /// and returns the seed to go on from; nil when the child began none.
+        mutating func read(_ batch: ChaosBatch) -> UInt64? {
+            let report = ChaosReport(output: Self.text(of: batch.reportPath))
+            for seed in report.order {
+                guard let lines = report.seeds[seed] else { continue }
+                seeds += 1
+                kills += lines.counts?.kills ?? 0
+                killedLaunches += lines.counts?.killedLaunches ?? 0
+                if !lines.failure.isEmpty { record(seed, lines, lines.failure) }
+            }
+            if report.batchEnded { return batch.first + UInt64(batch.count) }
+            guard let trapped = report.unfinishedSeed, let lines = report.seeds[trapped] else {
+                let errors = Self.text(of: batch.errorsPath)
+                Issue.record(
+                    "the child process ended before it began seed \(batch.first); its standard error: \(errors)")
+                return nil
+            }
+            let errors = Self.text(of: batch.errorsPath).split(separator: "\n").prefix(6).map(String.init)
+            record(trapped, lines, ["the process ended while it ran; its standard error begins:"] + errors)
+            return trapped + 1
+        }
+
+        /// `chaos: 30 seeds × 40 steps from seed 1, 120 kills, 50 launches killed; none failed`.
+        var summary: String {
+            let failures = failed.isEmpty ? "none failed" : "failed: \(failed.map(String.init).joined(separator: ", "))"
+            return "chaos: \(seeds) seeds × \(settings.steps) steps from seed \(settings.firstSeed), \(kills) kills, "
+                + "\(killedLaunches) launches killed; \(failures)"
+        }
+
+        /// Records a failed seed's issue: what failed, the replay command, its plan and what its steps did.
+        private mutating func record(_ seed: UInt64, _ lines: ChaosReport.Seed, _ what: [String]) {
+            failed.append(seed)
+            let text =
+                ["chaos seed \(seed) failed; replay with:", settings.replay(seed)] + what + ["plan:"]
+                + lines.plan.map { "  \($0)" } + ["what the steps did:"] + lines.log.map { "  \($0)" }
+            Issue.record(Comment(rawValue: text.joined(separator: "\n")))
+        }
+
+        /// A file's text; empty when there is none.
+        private static func text(of path: String) -> String {
+            (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        }
     }
 }
