@@ -20,7 +20,7 @@ STATE_RESTORATION_CHAOS_SEEDS="$seeds" STATE_RESTORATION_CHAOS_STEPS="$steps" ST
 status=$?
 end=$(date +%s%N)
 
-grep -E "^chaos: " "$log" || echo "chaos.sh: the test printed no summary; see $log"
+grep -oE "chaos: [0-9]+ seeds .*" "$log" || echo "chaos.sh: the test printed no summary; see $log"
 # Each failed seed and what failed: the first line of its issue after the replay command.
 awk '/chaos seed [0-9]+ failed; replay/ { match($0, /seed [0-9]+/); seed = substr($0, RSTART + 5, RLENGTH - 5); n = NR }
      n && NR == n + 2 { what = $0 }
