@@ -40,7 +40,7 @@ struct ChaosBatch: Codable, Sendable {
     var count: Int
     /// The steps per seed.
     var steps: Int
-    /// The directory the report and the standard error go to.
+    /// The directory the report, the standard error and the seeds' store directories go to.
     var directory: String
 
     /// The file the child writes its report to.
@@ -57,7 +57,8 @@ struct ChaosBatch: Codable, Sendable {
         for seed in first..<first + UInt64(count) {
             let plan = ChaosPlan(seed: seed, stepCount: steps)
             report.begin(plan)
-            let outcome = await ChaosDriver.run(plan) { report.log(seed, $0) }
+            // In the parent's directory, which goes at the end even when a trap ends this process.
+            let outcome = await ChaosDriver.run(plan, in: URL(filePath: directory)) { report.log(seed, $0) }
             report.end(seed, outcome)
             if outcome.failure != nil { failed = true }
         }

@@ -43,12 +43,12 @@ final class ChaosDriver {
     /// How many of those kills landed while a launch was not yet checked.
     private var killedLaunches = 0
 
-    /// Runs a plan and returns what it found; `log` takes each line of the log as
-    /// it is written.
-    static func run(_ plan: ChaosPlan, log: @escaping (String) -> Void) async -> Outcome {
+    /// Runs a plan in a directory of its own in `folder`, and returns what it
+    /// found; `log` takes each line of the log as it is written.
+    static func run(_ plan: ChaosPlan, in folder: URL, log: @escaping (String) -> Void) async -> Outcome {
         let driver: ChaosDriver
         do {
-            driver = try ChaosDriver(plan: plan, log: log)
+            driver = try ChaosDriver(plan: plan, folder: folder, log: log)
         } catch {
             return Outcome(failure: "cannot set the run up: \(error)", kills: 0, killedLaunches: 0)
         }
@@ -57,11 +57,10 @@ final class ChaosDriver {
     }
 
     /// Makes the directories and the first process, not yet launched.
-    private init(plan: ChaosPlan, log: @escaping (String) -> Void) throws {
+    private init(plan: ChaosPlan, folder: URL, log: @escaping (String) -> Void) throws {
         self.plan = plan
         self.log = log
-        root = FileManager.default.temporaryDirectory
-            .appending(path: "state-restoration-chaos-\(plan.seed)-\(UUID().uuidString)", directoryHint: .isDirectory)
+        root = folder.appending(path: "seed-\(plan.seed)-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let initial = try ChaosMail.declaration.makeInitialTree()
         oracles = plan.windows.map { _ in ChaosOracle(initial: initial) }
