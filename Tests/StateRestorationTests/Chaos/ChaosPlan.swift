@@ -40,8 +40,9 @@ struct ChaosPlan: Sendable {
         case single
         /// Two windows, `left` and `right`, whose coordinators come from `RestorationScenes`.
         case scenes
-        /// Two windows on models with coordinators of their own, in one directory under the
-        /// store keys `win-a` and `win-a.restoring`: the second key is the first's marker key.
+        /// Two windows on models with coordinators of their own, in one directory under two
+        /// store keys of 95 characters that differ only in their last: their markers' keys
+        /// take the hashed form, and share the first 73 characters.
         case keyed
 
         /// The windows' identifiers (store keys for `keyed`).
@@ -49,7 +50,7 @@ struct ChaosPlan: Sendable {
             switch self {
             case .single: ["main"]
             case .scenes: ["left", "right"]
-            case .keyed: ["win-a", "win-a.restoring"]
+            case .keyed: [String(repeating: "w", count: 94) + "a", String(repeating: "w", count: 94) + "b"]
             }
         }
     }
