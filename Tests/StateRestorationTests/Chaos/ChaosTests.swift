@@ -17,8 +17,10 @@ import Testing
                 let batch = ChaosBatch(first: next, count: count, steps: settings.steps, directory: directory.url.path)
                 try? FileManager.default.removeItem(atPath: batch.reportPath)
                 try? FileManager.default.removeItem(atPath: batch.errorsPath)
-                await #expect(processExitsWith: .success) { [batch = batch as ChaosBatch] in try await batch.run() }
-                guard let resume = tally.read(batch) else { return }
+                let exit = await #expect(processExitsWith: .success) { [batch = batch as ChaosBatch] in
+                    try await batch.run()
+                }
+                guard let resume = tally.read(batch, exitedCleanly: exit != nil) else { return }
                 next = resume
             }
             print(tally.summary)
@@ -43,9 +45,10 @@ extension ChaosTests {
         /// Creates an empty tally.
         init(settings: ChaosSettings) { self.settings = settings }
 
-        /// Reads what a batch's child wrote, records an issue for each failed seed,
+        /// Reads what a batch's child wrote, records an issue for each failed seed (and
+        /// for a child that ran every seed but exited otherwise, a sanitizer's report, say),
         /// and returns the seed to go on from; nil when the child began none.
-        mutating func read(_ batch: ChaosBatch) -> UInt64? {
+        mutating func read(_ batch: ChaosBatch, exitedCleanly: Bool) -> UInt64? {
             let report = ChaosReport(output: Self.text(of: batch.reportPath))
             for seed in report.order {
                 guard let lines = report.seeds[seed] else { continue }
@@ -54,7 +57,17 @@ extension ChaosTests {
                 killedLaunches += lines.counts?.killedLaunches ?? 0
                 if !lines.failure.isEmpty { record(seed, lines, lines.failure) }
             }
-            if report.batchEnded { return batch.first + UInt64(batch.count) }
+            if report.batchEnded {
+                if !exitedCleanly && failed.isEmpty {
+                    let errors = Self.text(of: batch.errorsPath).split(separator: "\n").prefix(60)
+                    let last = batch.first + UInt64(batch.count) - 1
+                    let message: String =
+                        "the child process ran seeds \(batch.first) to \(last) but did not exit with success; "
+                        + "its standard error begins:\n" + errors.joined(separator: "\n")
+                    Issue.record(Comment(rawValue: message))
+                }
+                return batch.first + UInt64(batch.count)
+            }
             guard let trapped = report.unfinishedSeed, let lines = report.seeds[trapped] else {
                 let errors = Self.text(of: batch.errorsPath)
                 Issue.record(
