@@ -403,6 +403,10 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
             var captured = storage
             captured.captureLiveState()
             if captured != storage { tree = captured }
+            // Counted before the hop to the coordinator, so a phase's save that checks meanwhile
+            // knows a save of this tree is coming.
+            saves.underWay += 1
+            defer { saves.underWay -= 1 }
             let report = try await coordinator.save(captured)
             lastSaveReport = report
             lastSaveError = nil
@@ -504,15 +508,15 @@ public final class RestorationModel<Delegate: RestorationDelegate>: RestorationH
     /// One save for a phase; skipped when it follows the inactive save of the same
     /// trip out of the foreground and the archive already holds the tree.
     private func saveForPhase(_ phase: AppPhase) async {
-        if phase != .inactive, saves.resignedThisTrip {
+        if phase != .inactive, saves.resignedThisTrip, saves.underWay == 0 {
             var captured = storage
             captured.captureLiveState()
             if captured != storage { tree = captured }
             if await coordinator.archiveHolds(captured) { return }
         }
         do {
-            try await save()
-            if phase == .inactive { saves.resignedThisTrip = true }
+            let report = try await save()
+            if phase == .inactive { saves.resignedThisTrip = report.saved }
         } catch {
             // Recorded in lastSaveError; the previous archive is whole.
         }
@@ -564,6 +568,8 @@ struct PhaseSaves {
     var requested: AppPhase?
     /// The background time held while saves run.
     var backgroundTask: Int?
-    /// Whether the inactive save of the current trip out of the foreground succeeded.
+    /// Whether the inactive save of the current trip out of the foreground wrote the archive.
     var resignedThisTrip = false
+    /// How many calls of ``RestorationModel/save()`` have not returned yet.
+    var underWay = 0
 }

@@ -30,7 +30,9 @@ extension RestorationCoordinator {
     /// written before decoding stays until the app calls
     /// ``restoredInterfaceDidAppear()`` (or, if it never does, until the next
     /// save), so a crash while the app builds its screens from the restored tree
-    /// makes the next launch fresh.
+    /// makes the next launch fresh. The marker is kept only while the app is in the
+    /// foreground (see ``appPhaseDidChange(to:)``): the system's kill of an app in
+    /// the background is no crash.
     ///
     /// ```swift
     /// .task { _ = try? await coordinator.launch(into: model) }   // model.tree shows at once
@@ -96,8 +98,8 @@ extension RestorationCoordinator {
     /// `.task(id: model.tree.root.id)` (the handover gives the tree a new root, so
     /// the task runs again once the view shows it), in UIKit after the scene's
     /// window shows the view controllers built from the host's tree. A call before
-    /// the handover does nothing. Until the call, a crash or a kill makes the next
-    /// launch fresh, reported as
+    /// the handover does nothing. Until the call, a crash or a kill in the foreground
+    /// makes the next launch fresh, reported as
     /// ``LaunchReport/FreshReason/Code/crashedDuringRestoration``, as UIKit does for
     /// a crash during restoration. An app that never calls it has the marker
     /// removed by its next save (the save when it enters the background); a later
@@ -125,6 +127,9 @@ extension RestorationCoordinator {
     /// until told otherwise. ``RestorationModel/handle(_:)`` calls this for its window.
     ///
     /// ```swift
+    /// func sceneDidBecomeActive(_ scene: UIScene) {
+    ///     coordinator.appPhaseDidChange(to: .active)
+    /// }
     /// func sceneDidEnterBackground(_ scene: UIScene) {
     ///     coordinator.appPhaseDidChange(to: .background)
     /// }

@@ -211,6 +211,8 @@ extension RestorationCoordinator {
             log.phase("save the objects the windows share")
             try requireNotCancelled()  // that save may have waited for another window's
         }
+        // Unknown until the write returns: a write that throws may have replaced the archive.
+        writtenRoot = nil
         do {
             try store.write(sealed, to: configuration.storeKey)
         } catch {

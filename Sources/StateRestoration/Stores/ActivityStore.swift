@@ -273,23 +273,21 @@ public final class ActivityStore: RestorationStore {
         return state.withLock { state in state.rejected.filter { $0.key == key }.map(\.name) }
     }
 
-    /// Returns the archive's key, when it has one and an archive, and the markers kept
-    /// in memory, sorted.
+    /// Returns the archive's key, when it has one and an archive.
     ///
-    /// Markers kept in a marker store are listed by that store. An archive handed in
+    /// The crash-loop markers are not archives, and are not listed. An archive handed in
     /// without a key is listed once a coordinator has read it.
     ///
     /// ```swift
     /// let keys = try store.keys()  // ["scene-window-1"]
     /// ```
     ///
-    /// - Returns: The keys that hold something, in ascending order.
+    /// - Returns: The key that holds the archive, or none.
     /// - Throws: Never; the signature matches ``RestorationStore``.
     public func keys() throws -> [StoreKey] {
         state.withLock { state in
-            var keys = Array(state.markers.keys)
-            if state.archive != nil, let key = state.key { keys.append(key) }
-            return keys.sorted()
+            guard state.archive != nil, let key = state.key else { return [] }
+            return [key]
         }
     }
 
@@ -305,8 +303,6 @@ public final class ActivityStore: RestorationStore {
         state.withLock { state in state.rejected.first { $0.name == name }?.data }
     }
 
-    /// Whether a key names a crash-loop marker: it ends in `.restoring`.
-    private static func isMarker(_ key: StoreKey) -> Bool {
-        key.rawValue.hasSuffix(StoreKey.restorationMarkerSuffix)
-    }
+    /// Whether a key names a crash-loop marker.
+    private static func isMarker(_ key: StoreKey) -> Bool { key.isRestorationMarker }
 }

@@ -6,9 +6,11 @@ package import Foundation
 /// - Archive: `<key>.restoration`
 /// - Rejected copy: `<key>.rejected-<reason>-<yyyyMMdd'T'HHmmss.SSS'Z'>.restoration`, with `-2`,
 ///   `-3`, … after the timestamp when a copy with the same reason and millisecond exists.
-/// - Temporary file: `.<key>.restoration.<process id>.<16 hex digits>.tmp`
+/// - Temporary file: `.<key>.restoration.<process id>.<16 hex digits>.tmp`, where the key may
+///   be a crash-loop marker's (``StoreKey/restorationMarker``)
 ///
-/// Keys never start with `"."` and never contain `".rejected-"`, so the three never clash.
+/// Keys never start with `"."`, never contain `".rejected-"` and never end in `".restoring"`, so
+/// none of these clash, and a marker is never taken for a key's archive.
 package enum ArchiveNaming {
     /// The extension of archives and rejected copies.
     static let archiveSuffix = ".restoration"
@@ -131,9 +133,15 @@ package enum ArchiveNaming {
             let token = parts.last, token.count == 16, UInt64(token, radix: 16) != nil,
             let processID = Int32(parts[parts.count - 2]), processID > 0,
             "." + parts[parts.count - 3] == archiveSuffix,
-            StoreKey(rawValue: parts[..<(parts.count - 3)].joined(separator: ".")) != nil
+            isKeyOrMarker(parts[..<(parts.count - 3)].joined(separator: "."))
         else { return .other }
         return .temporary(processID: processID)
+    }
+
+    /// Whether a temporary file's base names a key or a key's crash-loop marker, both of which
+    /// the store writes.
+    private static func isKeyOrMarker(_ base: String) -> Bool {
+        StoreKey(rawValue: base) != nil || StoreKey.restorationMarker(named: base) != nil
     }
 
     /// Reads `<slug>-<timestamp>[-<sequence>]`.

@@ -140,7 +140,8 @@ public final class InMemoryStore: RestorationStore {
         storage.state.withLock { state in state.rejected[key, default: []].map(\.name) }
     }
 
-    /// Returns the keys that hold an archive, sorted.
+    /// Returns the keys that hold an archive, sorted; the crash-loop markers a coordinator keeps
+    /// while a launch restores are not archives, and are not listed.
     ///
     /// ```swift
     /// let keys = try store.keys()
@@ -149,7 +150,7 @@ public final class InMemoryStore: RestorationStore {
     /// - Returns: The keys that hold an archive, in ascending order.
     /// - Throws: Never; the signature matches ``RestorationStore``.
     public func keys() throws(StoreError) -> [StoreKey] {
-        storage.state.withLock { $0.archives.keys.sorted() }
+        storage.state.withLock { $0.archives.keys.filter { !$0.isRestorationMarker }.sorted() }
     }
 
     /// Returns the bytes of a rejected copy, to inspect what was rejected.

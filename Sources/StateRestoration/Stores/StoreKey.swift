@@ -128,6 +128,19 @@ public struct StoreKey: RawRepresentable, Hashable, Sendable, Comparable, Expres
         return nil
     }
 
+    /// Whether this is the key of a crash-loop marker (``restorationMarker``): no other key
+    /// ends in `".restoring"`.
+    package var isRestorationMarker: Bool { rawValue.hasSuffix(Self.restorationMarkerSuffix) }
+
+    /// The marker key spelled by `text`, or nil: every marker's key is a valid key followed by
+    /// `".restoring"`.
+    package static func restorationMarker(named text: String) -> StoreKey? {
+        guard text.hasSuffix(restorationMarkerSuffix),
+            StoreKey(rawValue: String(text.dropLast(restorationMarkerSuffix.count))) != nil
+        else { return nil }
+        return StoreKey(unchecked: text)
+    }
+
     /// The key of the crash-loop marker kept beside this key's archive while a launch restores
     /// it: `<key>.restoring` for a key of up to 89 characters; for a longer one, its first 73
     /// characters, `_`, a 64-bit FNV-1a hash of the whole key in hexadecimal and `.restoring`

@@ -23,6 +23,28 @@ import Testing
         #expect(try store.read(.main) != nil)
     }
 
+    @Test(
+        "a discard during a restoration takes its crash marker along: coming back to the foreground does not write it again, so the next archive is not taken for a crash"
+    )
+    @MainActor
+    func discardTakesThePendingMarker() async throws {
+        let store = InMemoryStore()
+        try await RestorationCoordinator(screens: Shop.declaration(), store: store).save(try Shop.busyTree())
+        let model = try RestorationModel(screens: Shop.declaration(), store: store)
+        try await model.launch()  // the interface is not reported up: the marker is pending
+        #expect(try store.read(.marker(.main)) != nil)
+        try await model.coordinator.discardArchive()
+        model.handle(.inactive)
+        model.handle(.background)
+        model.handle(.inactive)
+        model.handle(.active)
+        #expect(try store.read(.marker(.main)) == nil)
+
+        try await model.save()
+        let relaunched = try await RestorationCoordinator(screens: Shop.declaration(), store: store).launch()
+        #expect(relaunched.report.outcome == .restored)
+    }
+
     @Test("a save requested after a discard is written, even when a save queued before the discard coalesces")
     func saveAfterDiscardIsKept() async throws {
         let store = InMemoryStore()

@@ -129,9 +129,11 @@ private struct DyingDelegate: RestorationDelegate {
             let keys = Mutex<[StoreKey]>([])
         }
         let store: InMemoryStore
+        let key: StoreKey
         let seen = Seen()
+        /// Records the archive's key and its marker's, as the store holds them mid-launch.
         func didDecodeRestorableState(_ state: Int?, context: RestorationContext) async {
-            let keys = (try? store.keys()) ?? []
+            let keys = [key, .marker(key)].filter { (try? store.read($0)) != nil }
             seen.keys.withLock { $0 = keys }
         }
         func willEncodeRestorableState() async -> Int? { nil }
@@ -151,7 +153,7 @@ private struct DyingDelegate: RestorationDelegate {
         try await RestorationCoordinator(screens: Shop.declaration(), store: store, configuration: configuration)
             .save(tree)
 
-        let watcher = KeyWatcher(store: store)
+        let watcher = KeyWatcher(store: store, key: key)
         let first = try await RestorationCoordinator(
             screens: Shop.declaration(), store: store, delegate: watcher, configuration: configuration
         ).launch()

@@ -209,7 +209,9 @@ import Testing
         }
     }
 
-    @Test("Temporary files left by a killed write are ignored by reads and removed by the next write")
+    @Test(
+        "Temporary files left by a killed write, of an archive or a marker, are ignored by reads and removed by the next write"
+    )
     func leftoverTemporaryFiles() throws {
         try TestSupport.withTemporaryDirectory { directory in
             let store = FileStore(directory: directory)
@@ -219,9 +221,11 @@ import Testing
             let exited = try TestSupport.exitedProcessID().map {
                 ArchiveNaming.temporaryName(for: "other", processID: $0, token: 8)
             }
+            // A restoration marker's write of this process that never finished (a kill as a launch began).
+            let marker = ArchiveNaming.temporaryName(for: .marker(.main), processID: TestSupport.processID, token: 10)
             // A write in progress in another, running process: not stale, so it must stay.
             let running = ArchiveNaming.temporaryName(for: .main, processID: TestSupport.parentProcessID, token: 9)
-            for name in [own, exited, running].compactMap(\.self) {
+            for name in [own, exited, marker, running].compactMap(\.self) {
                 #expect(FileManager.default.createFile(atPath: path(directory, name), contents: Data("partial".utf8)))
             }
 
