@@ -136,7 +136,9 @@ extension RestorationCoordinator {
     /// ```
     ///
     /// It runs at once, on the caller's thread, whatever the coordinator is doing: the platform
-    /// suspends an app soon after it enters the background.
+    /// suspends an app soon after it enters the background. For a window of a
+    /// ``RestorationScenes``, the marker of the objects the windows share follows the phase the
+    /// last window reported.
     ///
     /// - Parameter phase: The phase the app entered.
     public nonisolated func appPhaseDidChange(to phase: AppPhase) {
